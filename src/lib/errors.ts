@@ -1,0 +1,97 @@
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { AppEnv } from "../env";
+
+/**
+ * Every error code the API can return, with its HTTP status. The map is exhaustive:
+ * adding a code without a status does not compile.
+ */
+export const ERROR_STATUS = {
+  parameter_invalid: 400,
+  parameter_missing: 400,
+  parameter_unknown: 400,
+  json_invalid: 400,
+  api_key_missing: 401,
+  api_key_invalid: 401,
+  resource_missing: 404,
+  resource_conflict: 409,
+  invoice_prefix_taken: 409,
+  invoice_prefix_locked: 409,
+  resource_in_use: 409,
+  request_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  api_error: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export type ErrorType =
+  | "invalid_request_error"
+  | "authentication_error"
+  | "rate_limit_error"
+  | "api_error";
+
+function typeOf(status: number): ErrorType {
+  if (status === 401) return "authentication_error";
+  if (status === 429) return "rate_limit_error";
+  if (status >= 500) return "api_error";
+  return "invalid_request_error";
+}
+
+/**
+ * The one error the handlers throw. `param` is the dotted path of the offending field.
+ *
+ * @example
+ * throw new ApiError("parameter_invalid", "City is required.", { param: "address.city" });
+ */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: (typeof ERROR_STATUS)[ErrorCode];
+  readonly type: ErrorType;
+  readonly param: string | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { param?: string; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    this.type = typeOf(this.status);
+    this.param = options.param;
+    this.headers = options.headers;
+  }
+}
+
+/** `404 resource_missing` for an id that does not exist for the caller. */
+export function notFound(resource: string, id: string, param?: string): ApiError {
+  return new ApiError("resource_missing", `No such ${resource}: '${id}'.`, param ? { param } : {});
+}
+
+export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
+  const body = {
+    error: {
+      type: error.type,
+      code: error.code,
+      message: error.message,
+      ...(error.param !== undefined && { param: error.param }),
+      request_id: c.get("requestId"),
+    },
+  };
+  return c.json(body, error.status, error.headers);
+}
+
+/** Hono `onError`: known errors keep their shape; anything else is a 500 without details. */
+export function onError(err: Error, c: Context<AppEnv>): Response {
+  if (err instanceof ApiError) return errorResponse(c, err);
+  if (err instanceof HTTPException && err.status === 400) {
+    return errorResponse(c, new ApiError("json_invalid", "The request body is not valid JSON."));
+  }
+  console.error(JSON.stringify({ request_id: c.get("requestId"), error: String(err.stack ?? err) }));
+  return errorResponse(
+    c,
+    new ApiError("api_error", "Something went wrong on our side. Retry later, quoting the request id."),
+  );
+}
