@@ -1,1 +1,5 @@
-export default { fetch: () => new Response("ok") } satisfies ExportedHandler<Env>;
+import { app } from "./app";
+
+export default {
+  fetch: app.fetch,
+} satisfies ExportedHandler<Env>;

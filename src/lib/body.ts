@@ -26,7 +26,8 @@ export const jsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
     const text = await c.req.text();
     if (text.length === 0) {
       // Validators downstream read the cached text; give them an empty object.
-      c.req.bodyCache.text = Promise.resolve("{}");
+      // biome-ignore lint/suspicious/noExplicitAny: Hono types the cache as values, it stores promises.
+      (c.req.bodyCache as any).text = Promise.resolve("{}");
       return next();
     }
     const mediaType = (c.req.header("content-type") ?? "").split(";")[0]?.trim() ?? "";

@@ -25,11 +25,7 @@ export const ERROR_STATUS = {
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
-export type ErrorType =
-  | "invalid_request_error"
-  | "authentication_error"
-  | "rate_limit_error"
-  | "api_error";
+export type ErrorType = "invalid_request_error" | "authentication_error" | "rate_limit_error" | "api_error";
 
 function typeOf(status: number): ErrorType {
   if (status === 401) return "authentication_error";

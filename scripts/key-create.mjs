@@ -1,0 +1,65 @@
+// Mints an API key and prints it once; only its SHA-256 is stored.
+//
+//   npm run key:create -- --account acct_… [--mode live|test] [--remote]
+//   npm run key:create -- --new-account "Acme SL" --tax-regime es [--mode live] [--remote]
+//
+// Without --remote it writes to the local D1 (what `npm start` serves); with --remote it
+// writes to the production D1 named in wrangler.toml (needs `wrangler login` there).
+import { randomBytes } from "node:crypto";
+import { parseArgs } from "node:util";
+import { lit, newId, sha256Hex, wrangler } from "./lib.mjs";
+
+const { values } = parseArgs({
+  options: {
+    account: { type: "string" },
+    "new-account": { type: "string" },
+    "tax-regime": { type: "string", default: "es" },
+    mode: { type: "string", default: "test" },
+    remote: { type: "boolean", default: false },
+  },
+});
+
+function fail(message) {
+  console.error(message);
+  process.exit(2);
+}
+if (!["test", "live"].includes(values.mode)) fail("--mode must be test or live.");
+if (!values.account === !values["new-account"])
+  fail("Pass exactly one of --account <id> or --new-account <name>.");
+if (!["es", "global"].includes(values["tax-regime"])) fail("--tax-regime must be es or global.");
+
+const now = new Date().toISOString();
+const statements = [];
+let accountId = values.account;
+if (values["new-account"]) {
+  accountId = newId("acct");
+  statements.push(
+    `INSERT INTO accounts (id, name, tax_regime, created_at, updated_at) VALUES (${lit(accountId)}, ${lit(values["new-account"])}, ${lit(values["tax-regime"])}, ${lit(now)}, ${lit(now)});`,
+  );
+} else if (!/^acct_[0-9A-Z]{26}$/.test(accountId)) {
+  fail("--account must be an account id (acct_…).");
+}
+
+// 32 random bytes, base64url: 256 bits, so the SHA-256 lookup needs no salt or slow hash.
+const key = `sk_${values.mode}_${randomBytes(32).toString("base64url")}`;
+statements.push(
+  `INSERT INTO api_keys (id, account_id, live, key_hash, key_hint, created_at) SELECT ${lit(newId("key"))}, id, ${values.mode === "live" ? 1 : 0}, ${lit(sha256Hex(key))}, ${lit(key.slice(-4))}, ${lit(now)} FROM accounts WHERE id = ${lit(accountId)};`,
+);
+
+const out = wrangler(
+  [
+    "d1",
+    "execute",
+    "DB",
+    values.remote ? "--remote" : "--local",
+    "--json",
+    "--command",
+    statements.join(" "),
+  ],
+  { capture: true },
+);
+const written = JSON.parse(out).reduce((n, r) => n + (r.meta?.changes ?? 0), 0);
+if (written === 0) fail(`No account ${accountId}: no key was created.`);
+
+console.log(`Account: ${accountId}`);
+console.log(`API key (${values.mode}), shown once, store it now:\n\n  ${key}\n`);

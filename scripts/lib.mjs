@@ -1,0 +1,41 @@
+// Shared by the scripts: run wrangler offline, with no prompts and no telemetry.
+import { spawnSync } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+
+export const wranglerEnv = {
+  ...process.env,
+  WRANGLER_SEND_METRICS: "false",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+};
+
+const shell = process.platform === "win32";
+
+/** Runs `wrangler …args`; exits the script with wrangler's status when it fails. */
+export function wrangler(args, { capture = false, env = {} } = {}) {
+  const result = spawnSync("wrangler", args, {
+    env: { ...wranglerEnv, ...env },
+    stdio: capture ? ["ignore", "pipe", "inherit"] : "inherit",
+    encoding: "utf8",
+    shell,
+  });
+  if (result.status !== 0) {
+    console.error(`wrangler ${args.join(" ")} failed (exit ${result.status ?? result.signal}).`);
+    process.exit(result.status ?? 1);
+  }
+  return result.stdout;
+}
+
+export const sha256Hex = (s) => createHash("sha256").update(s).digest("hex");
+
+/** SQL string literal. */
+export const lit = (s) => `'${String(s).replaceAll("'", "''")}'`;
+
+// Same id format as src/lib/ids.ts: prefix + 10 chars of ms + 16 random, Crockford base32.
+const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+export function newId(prefix) {
+  let t = Date.now();
+  let time = "";
+  for (let i = 0; i < 10; i++, t = Math.floor(t / 32)) time = ALPHABET[t % 32] + time;
+  const random = Array.from(randomBytes(16), (b) => ALPHABET[b & 31]).join("");
+  return `${prefix}_${time}${random}`;
+}

@@ -1,0 +1,31 @@
+import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
+import * as schema from "./schema";
+
+export type Database = DrizzleD1Database<typeof schema>;
+
+/** D1 cost of one request, summed over every batch it ran. */
+export type DbUsage = { rowsRead: number; rowsWritten: number };
+
+/**
+ * Drizzle over D1, with the request's D1 usage counted. Every query on a request path goes
+ * through `db.batch` (one round trip, atomic for writes), whose results carry D1's `meta`.
+ */
+export function createDb(d1: D1Database, usage: DbUsage): Database {
+  const counted = new Proxy(d1, {
+    get(target, prop) {
+      if (prop === "batch") {
+        return async (statements: D1PreparedStatement[]) => {
+          const results = await target.batch(statements);
+          for (const r of results) {
+            usage.rowsRead += r.meta.rows_read ?? 0;
+            usage.rowsWritten += r.meta.rows_written ?? 0;
+          }
+          return results;
+        };
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return drizzle(counted, { schema });
+}

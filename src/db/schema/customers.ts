@@ -1,0 +1,52 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { TAX_ID_TYPES } from "../../lib/tax-id";
+import { accounts } from "./accounts";
+
+export const VERIFICATION_STATUSES = ["pending", "completed", "failed"] as const;
+
+/**
+ * A customer with its current Tax ID inline: every read of a customer (retrieve, list
+ * page, search) is one row of one table, which keeps a list page at `limit + 1` rows read.
+ */
+export const customers = sqliteTable(
+  "customers",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    live: integer("live", { mode: "boolean" }).notNull(),
+    name: text("name").notNull(),
+    invoicePrefix: text("invoice_prefix").notNull(),
+    email: text("email"),
+    phone: text("phone"),
+    addressLine1: text("address_line_1"),
+    addressLine2: text("address_line_2"),
+    addressCity: text("address_city"),
+    addressPostalCode: text("address_postal_code"),
+    addressState: text("address_state"),
+    addressCountry: text("address_country"),
+    taxIdId: text("tax_id_id").notNull(),
+    taxIdCountry: text("tax_id_country").notNull(),
+    taxIdType: text("tax_id_type", { enum: TAX_ID_TYPES }).notNull(),
+    taxIdValue: text("tax_id_value").notNull(),
+    taxIdVerificationStatus: text("tax_id_verification_status", { enum: VERIFICATION_STATUSES }),
+    taxIdVerificationValid: integer("tax_id_verification_valid", { mode: "boolean" }),
+    taxIdVerificationCompletedAt: text("tax_id_verification_completed_at"),
+    taxIdCreatedAt: text("tax_id_created_at").notNull(),
+    /** The `country` list filter: the address country, else the Tax ID country. */
+    filterCountry: text("filter_country").notNull(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    // The list order (newest first) inside one account and environment.
+    index("customers_list_idx").on(t.accountId, t.live, t.id),
+    index("customers_country_idx").on(t.accountId, t.live, t.filterCountry, t.id),
+    // Per account and environment, so concurrent creates with one prefix give one 201 and 409s.
+    uniqueIndex("customers_invoice_prefix_idx").on(t.accountId, t.live, t.invoicePrefix),
+    uniqueIndex("customers_tax_id_idx").on(t.taxIdId),
+  ],
+);
+
+export type CustomerRow = typeof customers.$inferSelect;

@@ -1,0 +1,20 @@
+import type { Database, DbUsage } from "./db/client";
+import type { TaxRegimeId } from "./tax/types";
+
+/** Who is calling: set by the auth middleware on every authenticated route. */
+export type Caller = {
+  accountId: string;
+  /** The key's environment: `sk_live_` keys see live data, `sk_test_` keys test data. */
+  live: boolean;
+  taxRegime: TaxRegimeId;
+};
+
+export type AppEnv = {
+  Bindings: Env;
+  Variables: {
+    requestId: string;
+    caller: Caller;
+    db: Database;
+    dbUsage: DbUsage;
+  };
+};

@@ -1,0 +1,73 @@
+import { and, eq, isNull } from "drizzle-orm";
+import type { MiddlewareHandler } from "hono";
+import { accounts, apiKeys } from "../db/schema";
+import type { AppEnv, Caller } from "../env";
+import { nowMs } from "./clock";
+import { sha256Hex } from "./crypto";
+import { ApiError } from "./errors";
+
+const KEY_FORMAT = /^sk_(test|live)_[A-Za-z0-9_-]{8,120}$/;
+
+// Key lookups are cached per isolate so that most requests cost no extra D1 round trip.
+// A revoked key stops working within CACHE_TTL_MS; unknown keys are cached too, and the
+// map is bounded so random keys cannot grow it without limit.
+const CACHE_TTL_MS = 30_000;
+const CACHE_MAX = 1_000;
+const cache = new Map<string, { caller: Caller | null; expires: number }>();
+
+/** Drops every cached key (tests, and after revoking a key in the same isolate). */
+export function clearKeyCache(): void {
+  cache.clear();
+}
+
+function unauthorized(code: "api_key_missing" | "api_key_invalid", message: string): ApiError {
+  return new ApiError(code, message, { headers: { "WWW-Authenticate": 'Bearer realm="api"' } });
+}
+
+/**
+ * `Authorization: Bearer sk_test_…|sk_live_…`. The prefix selects the environment; the
+ * key is looked up by its SHA-256 (the secret itself is never stored).
+ */
+export const auth: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const header = c.req.header("authorization");
+  if (!header) {
+    throw unauthorized(
+      "api_key_missing",
+      "You did not provide an API key. Send it as `Authorization: Bearer sk_test_…`.",
+    );
+  }
+  const match = /^Bearer ([^\s]+)$/i.exec(header.trim());
+  const key = match?.[1];
+  if (!key || !KEY_FORMAT.test(key)) {
+    throw unauthorized(
+      "api_key_invalid",
+      "Invalid API key: send `Authorization: Bearer <key>` with a key that starts sk_test_ or sk_live_.",
+    );
+  }
+  const caller = await lookup(c.get("db"), key);
+  if (!caller) throw unauthorized("api_key_invalid", "Invalid API key provided.");
+  c.set("caller", caller);
+  await next();
+};
+
+async function lookup(db: AppEnv["Variables"]["db"], key: string): Promise<Caller | null> {
+  const hash = await sha256Hex(key);
+  const hit = cache.get(hash);
+  if (hit && hit.expires > nowMs()) return hit.caller;
+
+  const [rows] = await db.batch([
+    db
+      .select({ accountId: apiKeys.accountId, live: apiKeys.live, taxRegime: accounts.taxRegime })
+      .from(apiKeys)
+      .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
+      .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt)))
+      .limit(1),
+  ]);
+  const row = rows[0];
+  // The hash covers the prefix, so a stored key's `live` always matches it; check anyway.
+  const caller = row && row.live === key.startsWith("sk_live_") ? row : null;
+
+  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
+  cache.set(hash, { caller, expires: nowMs() + CACHE_TTL_MS });
+  return caller;
+}

@@ -1,0 +1,11 @@
+/**
+ * True when `err` (or an error it wraps, as Drizzle does) is SQLite's unique-constraint
+ * failure on a column whose name contains `column`.
+ */
+export function isUniqueViolation(err: unknown, column: string): boolean {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    const m = /UNIQUE constraint failed: ([^:]+?)(?::|$)/.exec(e.message);
+    if (m?.[1]?.includes(column)) return true;
+  }
+  return false;
+}

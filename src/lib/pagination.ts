@@ -1,0 +1,89 @@
+import { and, asc, desc, eq, gt, lt, type SQL } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import * as z from "zod";
+import type { Database } from "../db/client";
+import { ApiError } from "./errors";
+import { type IdKind, isId } from "./ids";
+
+/** Query parameters shared by every list; resources `.extend()` it with their filters. */
+export const listParams = z
+  .object({
+    limit: z
+      .string()
+      .regex(/^\d+$/, "must be an integer between 1 and 100")
+      .transform(Number)
+      .refine((n) => n >= 1 && n <= 100, "must be an integer between 1 and 100")
+      .optional(),
+    starting_after: z.string().optional(),
+    ending_before: z.string().optional(),
+  })
+  .strict();
+
+export type ListParams = z.output<typeof listParams>;
+
+export type Page<Row> = { data: Row[]; has_more: boolean };
+
+type PagedTable = SQLiteTable & { id: SQLiteColumn };
+
+/**
+ * The one cursor implementation. Newest first in both directions; `has_more` is about the
+ * direction of travel. A page reads at most `limit + 1` rows through the table's
+ * `(scope…, id)` index, plus one row to check the cursor.
+ *
+ * `where` scopes the list (account, environment, filters). A cursor must be the id of a
+ * row that this same `where` selects, or the request is a 400 with `param`.
+ *
+ * @example
+ * const page = await paginate(db, customers, "customer", scope, params);
+ */
+export async function paginate<T extends PagedTable>(
+  db: Database,
+  table: T,
+  kind: IdKind,
+  where: SQL | undefined,
+  params: ListParams,
+): Promise<Page<T["$inferSelect"]>> {
+  const limit = params.limit ?? 25;
+  if (params.starting_after !== undefined && params.ending_before !== undefined) {
+    throw new ApiError(
+      "parameter_invalid",
+      "starting_after and ending_before are mutually exclusive: pass only one.",
+      { param: "ending_before" },
+    );
+  }
+  const backwards = params.ending_before !== undefined;
+  const param = backwards ? "ending_before" : "starting_after";
+  const cursor = params.ending_before ?? params.starting_after;
+
+  const page = db
+    .select()
+    .from(table as SQLiteTable)
+    .where(
+      and(where, cursor === undefined ? undefined : backwards ? gt(table.id, cursor) : lt(table.id, cursor)),
+    )
+    .orderBy(backwards ? asc(table.id) : desc(table.id))
+    .limit(limit + 1);
+
+  let rows: T["$inferSelect"][];
+  if (cursor === undefined) {
+    [rows] = (await db.batch([page])) as [T["$inferSelect"][]];
+  } else {
+    const invalid = new ApiError("parameter_invalid", `${param} must be the id of an object in this list.`, {
+      param,
+    });
+    if (!isId(kind, cursor)) throw invalid;
+    const check = db
+      .select({ id: table.id })
+      .from(table as SQLiteTable)
+      .where(and(where, eq(table.id, cursor)))
+      .limit(1);
+    const [found, pageRows] = await db.batch([check, page]);
+    if (found.length === 0) throw invalid;
+    rows = pageRows as T["$inferSelect"][];
+  }
+
+  const has_more = rows.length > limit;
+  const data = rows.slice(0, limit);
+  if (backwards) data.reverse();
+  return { data, has_more };
+}

@@ -1,0 +1,136 @@
+import { EU_MEMBER_STATES, isCountryCode, vatPrefix } from "./countries";
+import { checkSpanishNif, type SpanishNifKind } from "./es-nif";
+
+export const TAX_ID_TYPES = ["es_nif", "eu_vat", "local"] as const;
+export type TaxIdType = (typeof TAX_ID_TYPES)[number];
+
+export type TaxIdCheck =
+  | { ok: true; country: string; type: TaxIdType; value: string }
+  | { ok: false; param: "tax_id.country" | "tax_id.value"; message: string };
+
+type Failure = Extract<TaxIdCheck, { ok: false }>;
+
+// VAT number after its prefix, per member state (ibericode/vat, VIES FAQ). Spaces are
+// stripped before matching, so DK's optional spaces are gone. ES is checked as a NIF.
+const VAT_FORMATS: Record<string, RegExp> = {
+  AT: /^U[A-Z\d]{8}$/,
+  BE: /^[01]\d{9}$/,
+  BG: /^\d{9,10}$/,
+  CY: /^\d{8}[A-Z]$/,
+  CZ: /^\d{8,10}$/,
+  DE: /^\d{9}$/,
+  DK: /^\d{8}$/,
+  EE: /^\d{9}$/,
+  FI: /^\d{8}$/,
+  FR: /^[A-Z\d]{2}\d{9}$/,
+  GR: /^\d{9}$/,
+  HR: /^\d{11}$/,
+  HU: /^\d{8}$/,
+  IE: /^(\d{7}[A-Z]{1,2}|\d[A-Z]\d{5}[A-Z])$/,
+  IT: /^\d{11}$/,
+  LT: /^(\d{9}|\d{12})$/,
+  LU: /^\d{8}$/,
+  LV: /^\d{11}$/,
+  MT: /^\d{8}$/,
+  NL: /^\d{9}B\d{2}$/,
+  PL: /^\d{10}$/,
+  PT: /^\d{9}$/,
+  RO: /^\d{2,10}$/,
+  SE: /^\d{12}$/,
+  SI: /^\d{8}$/,
+  SK: /^\d{10}$/,
+};
+
+const NIF_NAMES: Record<SpanishNifKind, string> = {
+  dni: "DNI",
+  nie: "NIE",
+  klm: "K/L/M NIF",
+  entity: "entity NIF",
+};
+
+const COUNTRY_RULE: Record<TaxIdType, (country: string) => string | undefined> = {
+  es_nif: (c) => (c === "ES" ? undefined : `an es_nif tax ID requires country ES, not ${c}`),
+  eu_vat: (c) =>
+    EU_MEMBER_STATES.has(c) ? undefined : `an eu_vat tax ID requires an EU member state, not ${c}`,
+  local: () => undefined,
+};
+
+const invalidValue = (reason: string): Failure => ({
+  ok: false,
+  param: "tax_id.value",
+  message: `Invalid tax_id.value: ${reason}.`,
+});
+
+function nifError(code: string): Failure | undefined {
+  const check = checkSpanishNif(code);
+  if (check.ok) return undefined;
+  if (check.reason === "control") {
+    return invalidValue(`the control character of this ${NIF_NAMES[check.kind]} is wrong`);
+  }
+  return invalidValue("not a valid Spanish NIF (a DNI, NIE, K/L/M or entity NIF of 9 characters)");
+}
+
+function vatBodyError(country: string, body: string): Failure | undefined {
+  if (country === "ES") return nifError(body);
+  if (VAT_FORMATS[country]!.test(body)) return undefined;
+  return invalidValue(`not a valid ${vatPrefix(country)} VAT number`);
+}
+
+/** Accepts the number with or without its own prefix (EL or GR for Greece); stores it prefixed. */
+function euVat(country: string, value: string): string | Failure {
+  const prefix = vatPrefix(country);
+  const given = value.slice(0, 2);
+  if (given === prefix || (country === "GR" && given === "GR")) {
+    return vatBodyError(country, value.slice(2)) ?? prefix + value.slice(2);
+  }
+  const error = vatBodyError(country, value);
+  if (error && (given === "EL" || EU_MEMBER_STATES.has(given))) {
+    return invalidValue(`the VAT prefix ${given} does not match country ${country}`);
+  }
+  return error ?? prefix + value;
+}
+
+/**
+ * Validates and normalises a tax ID: the country is uppercased and must suit the type;
+ * the value is uppercased with spaces, dots and hyphens removed, then checked per type.
+ * Failures carry the `param` and message for a 400 `parameter_invalid`.
+ *
+ * @example
+ * checkTaxId({ country: "es", type: "eu_vat", value: "b-1234567.4" });
+ * // { ok: true, country: "ES", type: "eu_vat", value: "ESB12345674" }
+ * checkTaxId({ country: "FR", type: "es_nif", value: "12345678Z" });
+ * // { ok: false, param: "tax_id.country", message: "Invalid tax_id.country: an es_nif ..." }
+ */
+export function checkTaxId(input: { country: string; type: TaxIdType; value: string }): TaxIdCheck {
+  const country = input.country.toUpperCase();
+  if (!isCountryCode(country)) {
+    return {
+      ok: false,
+      param: "tax_id.country",
+      message: "Invalid tax_id.country: must be an ISO 3166-1 alpha-2 country code.",
+    };
+  }
+  const mismatch = COUNTRY_RULE[input.type](country);
+  if (mismatch) {
+    return { ok: false, param: "tax_id.country", message: `Invalid tax_id.country: ${mismatch}.` };
+  }
+
+  const stripped = input.value.replace(/[ .-]/g, "");
+  if (stripped === "") return invalidValue("must not be empty");
+  if (!/^[A-Za-z0-9]+$/.test(stripped)) {
+    return invalidValue("may contain only letters A-Z, digits, spaces, dots and hyphens");
+  }
+  const value = stripped.toUpperCase();
+
+  let result: string | Failure;
+  if (input.type === "es_nif") {
+    const code = value.startsWith("ES") ? value.slice(2) : value;
+    result = nifError(code) ?? code;
+  } else if (input.type === "eu_vat") {
+    result = euVat(country, value);
+  } else {
+    result = value.length <= 32 ? value : invalidValue("must be at most 32 characters");
+  }
+
+  return typeof result === "string" ? { ok: true, country, type: input.type, value: result } : result;
+}

@@ -1,0 +1,51 @@
+import type { Context } from "hono";
+import type { CustomerRow } from "../../db/schema";
+import { customers } from "../../db/schema";
+import type { AppEnv } from "../../env";
+import { nowIso } from "../../lib/clock";
+import { isUniqueViolation } from "../../lib/db-errors";
+import { ApiError } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { addressColumns, generateInvoicePrefix, newTaxIdColumns, prefixTaken } from "./fields";
+import type { CreateCustomerBody } from "./schemas";
+import { serializeCustomer } from "./serialize";
+
+const GENERATED_PREFIX_ATTEMPTS = 5;
+
+/** `POST /v1/customers` */
+export async function createCustomer(c: Context<AppEnv>, body: CreateCustomerBody) {
+  const caller = c.get("caller");
+  const db = c.get("db");
+  const now = nowIso();
+  const taxId = newTaxIdColumns(body.tax_id);
+  const address = addressColumns(body.address ?? null, null);
+  const row: CustomerRow = {
+    id: newId("customer"),
+    accountId: caller.accountId,
+    live: caller.live,
+    name: body.name,
+    invoicePrefix: body.invoice_prefix ?? "",
+    email: body.email ?? null,
+    phone: body.phone ?? null,
+    ...address,
+    ...taxId,
+    filterCountry: address.addressCountry ?? taxId.taxIdCountry,
+    createdAt: now,
+    updatedAt: now,
+  };
+
+  // The unique index decides: concurrent creates with one prefix give one 201 and 409s.
+  for (let attempt = 1; ; attempt++) {
+    if (body.invoice_prefix === undefined) row.invoicePrefix = generateInvoicePrefix();
+    try {
+      await db.batch([db.insert(customers).values(row)]);
+      return c.json(serializeCustomer(row), 201);
+    } catch (err) {
+      if (!isUniqueViolation(err, "invoice_prefix")) throw err;
+      if (body.invoice_prefix !== undefined) throw prefixTaken(row.invoicePrefix);
+      if (attempt === GENERATED_PREFIX_ATTEMPTS) {
+        throw new ApiError("api_error", "Could not generate a unique invoice_prefix; retry the request.");
+      }
+    }
+  }
+}

@@ -1,0 +1,20 @@
+import { and, eq } from "drizzle-orm";
+import type { Database } from "../../db/client";
+import { type CustomerRow, customers } from "../../db/schema";
+import type { Caller } from "../../env";
+import { notFound } from "../../lib/errors";
+import { ownedBy } from "../../lib/scope";
+
+/** The caller's customer `id`, or a 404 (other accounts and environments do not exist). */
+export async function findCustomer(db: Database, caller: Caller, id: string): Promise<CustomerRow> {
+  const [rows] = await db.batch([
+    db
+      .select()
+      .from(customers)
+      .where(and(eq(customers.id, id), ownedBy(customers, caller)))
+      .limit(1),
+  ]);
+  const row = rows[0];
+  if (!row) throw notFound("customer", id);
+  return row;
+}

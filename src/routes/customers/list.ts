@@ -1,0 +1,48 @@
+import { and, eq, like, or, type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { Context } from "hono";
+import { customers } from "../../db/schema";
+import type { AppEnv } from "../../env";
+import { paginate } from "../../lib/pagination";
+import { ownedBy } from "../../lib/scope";
+import type { listCustomersQuery } from "./schemas";
+import { serializeCustomer } from "./serialize";
+
+// The trigram index answers substrings of three characters or more.
+const FTS_MIN_CHARS = 3;
+
+/**
+ * `q` as a condition: case-insensitive substring over id, name, Tax ID value and email,
+ * with `%` and `_` literal. Three characters or more use the FTS5 trigram index (a phrase
+ * query is a substring match there); shorter strings scan the caller's customers with LIKE.
+ */
+export function searchCondition(q: string): SQL | undefined {
+  if ([...q].length >= FTS_MIN_CHARS) {
+    const phrase = `"${q.replaceAll('"', '""')}"`;
+    return sql`${customers}.rowid IN (SELECT rowid FROM customers_fts WHERE customers_fts MATCH ${phrase})`;
+  }
+  const pattern = `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+  const escaped = (column: SQLiteColumn) => sql`${like(column, pattern)} ESCAPE '\\'`;
+  return or(
+    escaped(customers.id),
+    escaped(customers.name),
+    escaped(customers.taxIdValue),
+    escaped(customers.email),
+  );
+}
+
+/** `GET /v1/customers` */
+export async function listCustomers(c: Context<AppEnv>, query: typeof listCustomersQuery._output) {
+  const where = and(
+    ownedBy(customers, c.get("caller")),
+    query.country === undefined ? undefined : eq(customers.filterCountry, query.country),
+    query.q === undefined || query.q === "" ? undefined : searchCondition(query.q),
+  );
+  const page = await paginate(c.get("db"), customers, "customer", where, query);
+  return c.json({
+    object: "list" as const,
+    url: "/v1/customers",
+    has_more: page.has_more,
+    data: page.data.map(serializeCustomer),
+  });
+}

@@ -1,0 +1,90 @@
+import * as z from "zod";
+import { isCountryCode } from "../../lib/countries";
+import { listParams } from "../../lib/pagination";
+import { TAX_ID_TYPES } from "../../lib/tax-id";
+import { text } from "../../lib/validation";
+
+/** ISO 3166-1 alpha-2, uppercased on input. */
+export const countryCode = z
+  .string()
+  .transform((s) => s.toUpperCase())
+  .refine(isCountryCode, "must be an ISO 3166-1 alpha-2 country code");
+
+const email = text(254).regex(/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/, "must be a valid email address");
+const phone = text(32);
+
+/** 3–12 of A–Z0–9, uppercased: the hyphen is the invoice-series joiner, so it is excluded. */
+const invoicePrefix = z
+  .string()
+  .transform((s) => s.toUpperCase())
+  .refine((s) => /^[A-Z0-9]{3,12}$/.test(s), "must be 3 to 12 characters A-Z and 0-9");
+
+const taxIdInput = z
+  .object({
+    country: countryCode,
+    type: z.enum(TAX_ID_TYPES),
+    value: text(32),
+  })
+  .strict();
+
+export const createCustomerBody = z
+  .object({
+    name: text(256),
+    invoice_prefix: invoicePrefix.optional(),
+    tax_id: taxIdInput,
+    email: email.nullable().optional(),
+    phone: phone.nullable().optional(),
+    address: z
+      .object({
+        line_1: text(200),
+        line_2: text(200).nullable().optional(),
+        city: text(200),
+        postal_code: text(20),
+        state: text(200).nullable().optional(),
+        country: countryCode,
+      })
+      .strict()
+      .nullable()
+      .optional(),
+  })
+  .strict();
+
+/** Omitted fields stay unchanged; `null` clears where the seed allows it, else a type error. */
+export const updateCustomerBody = z
+  .object({
+    name: text(256).optional(),
+    invoice_prefix: invoicePrefix.optional(),
+    tax_id: taxIdInput.optional(),
+    email: email.nullable().optional(),
+    phone: phone.nullable().optional(),
+    address: z
+      .object({
+        line_1: text(200).optional(),
+        line_2: text(200).nullable().optional(),
+        city: text(200).optional(),
+        postal_code: text(20).optional(),
+        state: text(200).nullable().optional(),
+        country: countryCode.optional(),
+      })
+      .strict()
+      .nullable()
+      .optional(),
+  })
+  .strict();
+
+export const listCustomersQuery = listParams
+  .extend({
+    q: z
+      .string()
+      .max(200, "must be at most 200 characters")
+      .refine(
+        (s) => s.isWellFormed() && !/[\u0000-\u001f\u007f-\u009f]/.test(s),
+        "must not contain control characters",
+      )
+      .optional(),
+    country: countryCode.optional(),
+  })
+  .strict();
+
+export type CreateCustomerBody = z.output<typeof createCustomerBody>;
+export type UpdateCustomerBody = z.output<typeof updateCustomerBody>;

@@ -1,0 +1,14 @@
+import type { TaxRegime } from "../types";
+import { IRPF } from "./es-irpf";
+import { IVA } from "./es-iva";
+import { RECARGO_EQUIVALENCIA } from "./es-re";
+
+/**
+ * Spanish regime: IVA and recargo de equivalencia (added), IRPF (withheld).
+ * The catalog is not tax or legal advice; every value cites its source in the tax's file.
+ */
+export const ES: TaxRegime = {
+  id: "es",
+  object: "tax_regime",
+  taxes: [IVA, IRPF, RECARGO_EQUIVALENCIA],
+};

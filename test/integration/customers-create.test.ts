@@ -1,0 +1,191 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createAccount, type TestAccount } from "../helpers/accounts";
+import { client, expectStatus, request } from "../helpers/api";
+
+const validCustomer = {
+  name: "Acme Servicios SL",
+  tax_id: { country: "ES", type: "es_nif", value: "B12345674" },
+};
+
+async function customerCount(accountId: string): Promise<number> {
+  const row = await env.DB.prepare("SELECT count(*) AS n FROM customers WHERE account_id = ?")
+    .bind(accountId)
+    .first<{ n: number }>();
+  return row?.n ?? 0;
+}
+
+describe("POST /v1/customers", () => {
+  let account: TestAccount;
+  let api: ReturnType<typeof client>;
+  beforeAll(async () => {
+    account = await createAccount();
+    api = client(account.testKey);
+  });
+
+  describe("happy path", () => {
+    it("creates a customer with every field and returns 201 with the customer object", async () => {
+      const res = await api.post("/v1/customers", {
+        name: "Acme Servicios SL",
+        invoice_prefix: "acme1",
+        tax_id: { country: "es", type: "es_nif", value: "b-1234.5674" },
+        email: "billing@acme.example",
+        phone: "+34 600 000 000",
+        address: {
+          line_1: "Calle Mayor 1",
+          line_2: "2º B",
+          city: "Madrid",
+          postal_code: "28013",
+          state: "Madrid",
+          country: "es",
+        },
+      });
+      expectStatus(res, 201);
+      const c = res.body;
+      expect(c.id).toMatch(/^cus_[0-9A-Z]{26}$/);
+      expect(c).toMatchObject({
+        object: "customer",
+        live: false,
+        name: "Acme Servicios SL",
+        invoice_prefix: "ACME1",
+        email: "billing@acme.example",
+        phone: "+34 600 000 000",
+        address: {
+          line_1: "Calle Mayor 1",
+          line_2: "2º B",
+          city: "Madrid",
+          postal_code: "28013",
+          state: "Madrid",
+          country: "ES",
+        },
+      });
+      expect(c.tax_id).toEqual({
+        id: expect.stringMatching(/^txi_[0-9A-Z]{26}$/),
+        object: "tax_id",
+        live: false,
+        country: "ES",
+        type: "es_nif",
+        value: "B12345674",
+        owner: { type: "customer", id: c.id },
+        verification: null,
+      });
+      expect(c.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(c.updated_at).toBe(c.created_at);
+      expect(res.headers.get("request-id")).toMatch(/^req_/);
+    });
+
+    it("a created customer reads back exactly as it was returned", async () => {
+      const created = await api.post("/v1/customers", validCustomer);
+      const read = await api.get(`/v1/customers/${created.body.id}`);
+      expectStatus(read, 200);
+      expect(read.body).toEqual(created.body);
+    });
+
+    it("email, phone and address are null when omitted", async () => {
+      const res = await api.post("/v1/customers", validCustomer);
+      expectStatus(res, 201);
+      expect(res.body).toMatchObject({ email: null, phone: null, address: null });
+    });
+
+    it("optional address fields line_2 and state are null when omitted", async () => {
+      const res = await api.post("/v1/customers", {
+        ...validCustomer,
+        address: { line_1: "Rua Augusta 5", city: "Lisboa", postal_code: "1100-048", country: "PT" },
+      });
+      expectStatus(res, 201);
+      expect(res.body.address).toEqual({
+        line_1: "Rua Augusta 5",
+        line_2: null,
+        city: "Lisboa",
+        postal_code: "1100-048",
+        state: null,
+        country: "PT",
+      });
+    });
+
+    it("a live key creates a live customer", async () => {
+      const res = await client(account.liveKey).post("/v1/customers", validCustomer);
+      expectStatus(res, 201);
+      expect(res.body.live).toBe(true);
+      expect(res.body.tax_id.live).toBe(true);
+    });
+
+    it("accepted strings read back exactly as sent, including non-ASCII", async () => {
+      const name = "Ñandú & Cía. — 株式会社 🚀";
+      const res = await api.post("/v1/customers", { ...validCustomer, name });
+      expectStatus(res, 201);
+      expect(res.body.name).toBe(name);
+      expect((await api.get(`/v1/customers/${res.body.id}`)).body.name).toBe(name);
+    });
+  });
+
+  describe("invoice_prefix", () => {
+    it("a generated invoice_prefix is six letters A-Z without I and O", async () => {
+      const prefixes = new Set<string>();
+      for (let i = 0; i < 20; i++) {
+        const res = await api.post("/v1/customers", validCustomer);
+        expectStatus(res, 201);
+        expect(res.body.invoice_prefix).toMatch(/^[A-HJ-NP-Z]{6}$/);
+        prefixes.add(res.body.invoice_prefix);
+      }
+      expect(prefixes.size).toBe(20);
+    });
+
+    it("a supplied invoice_prefix is uppercased", async () => {
+      const res = await api.post("/v1/customers", { ...validCustomer, invoice_prefix: "abc123" });
+      expectStatus(res, 201);
+      expect(res.body.invoice_prefix).toBe("ABC123");
+    });
+
+    it.each([
+      ["too short", "AB"],
+      ["too long", "ABCDEFGHIJKLM"],
+      ["a hyphen (the series joiner)", "AB-CD"],
+      ["a space", "AB CD"],
+      ["non-ASCII letters", "ÑANDU"],
+      ["an empty string", ""],
+    ])("a supplied invoice_prefix with %s is rejected", async (_, prefix) => {
+      const before = await customerCount(account.id);
+      const res = await api.post("/v1/customers", { ...validCustomer, invoice_prefix: prefix });
+      expectStatus(res, 400);
+      expect(res.body.error).toMatchObject({ type: "invalid_request_error", param: "invoice_prefix" });
+      expect(await customerCount(account.id)).toBe(before);
+    });
+
+    it("invoice_prefix must be unique within the account and environment: 409", async () => {
+      expectStatus(await api.post("/v1/customers", { ...validCustomer, invoice_prefix: "DUP1" }), 201);
+      const res = await api.post("/v1/customers", { ...validCustomer, invoice_prefix: "dup1" });
+      expectStatus(res, 409);
+      expect(res.body.error).toMatchObject({
+        type: "invalid_request_error",
+        code: "invoice_prefix_taken",
+        param: "invoice_prefix",
+      });
+    });
+
+    it("the same invoice_prefix is allowed in the other environment and in another account", async () => {
+      expectStatus(await api.post("/v1/customers", { ...validCustomer, invoice_prefix: "SHARED" }), 201);
+      const live = await client(account.liveKey).post("/v1/customers", {
+        ...validCustomer,
+        invoice_prefix: "SHARED",
+      });
+      expectStatus(live, 201);
+      const other = await createAccount();
+      const res = await client(other.testKey).post("/v1/customers", {
+        ...validCustomer,
+        invoice_prefix: "SHARED",
+      });
+      expectStatus(res, 201);
+    });
+
+    it("concurrent creates with one invoice_prefix give exactly one 201 and 409s, never a 500", async () => {
+      const results = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          api.post("/v1/customers", { ...validCustomer, invoice_prefix: "RACE01" }),
+        ),
+      );
+      const statuses = results.map((r) => r.status).sort();
+      expect(statuses).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
+    });
+  });
+});
