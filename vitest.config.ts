@@ -8,9 +8,9 @@ export default defineConfig({
       wrangler: { configPath: "./wrangler.toml" },
       miniflare: {
         bindings: {
-          TEST_MIGRATIONS: await readD1Migrations(
-            fileURLToPath(new URL("./migrations", import.meta.url)),
-          ),
+          // Tests read each request's D1 cost from the D1-Rows-Read header.
+          EXPOSE_DB_METRICS: "true",
+          TEST_MIGRATIONS: await readD1Migrations(fileURLToPath(new URL("./migrations", import.meta.url))),
         },
       },
     })),

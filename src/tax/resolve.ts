@@ -56,6 +56,9 @@ function periodsInForce(versions: readonly RuleVersion[]): string {
 
 const quoted = (names: readonly string[]) => names.map((n) => `'${n}'`).join(", ");
 
+/** Echoes caller input in a message, cut short so a huge value cannot bloat the error. */
+const show = (value: string) => (value.length > 64 ? `${value.slice(0, 64)}…` : value);
+
 /**
  * The version of `regime`/`tax`/`rule` in force on `date` (`YYYY-MM-DD`, the invoice date), or a
  * failure with a message fit for an API user. Checks in order: regime, tax, rule, date, period.
@@ -68,7 +71,7 @@ export function resolveRule(regime: string, tax: string, rule: string, date: str
     return {
       ok: false,
       reason: "unknown_regime",
-      message: `Unknown tax regime '${regime}'. Known regimes: ${quoted(Object.keys(CATALOG))}.`,
+      message: `Unknown tax regime '${show(regime)}'. Known regimes: ${quoted(Object.keys(CATALOG))}.`,
     };
   }
   const taxes = CATALOG[regime].taxes;
@@ -76,8 +79,8 @@ export function resolveRule(regime: string, tax: string, rule: string, date: str
   if (!found) {
     const message =
       taxes.length === 0
-        ? `Tax regime '${regime}' has no structured taxes (so no tax '${tax}'); supply custom taxes at issuance.`
-        : `Unknown tax '${tax}' in regime '${regime}'. Known taxes: ${quoted(taxes.map((t) => t.tax))}.`;
+        ? `Tax regime '${regime}' has no structured taxes (so no tax '${show(tax)}'); supply custom taxes at issuance.`
+        : `Unknown tax '${show(tax)}' in regime '${regime}'. Known taxes: ${quoted(taxes.map((t) => t.tax))}.`;
     return { ok: false, reason: "unknown_tax", message };
   }
   const versions = found.rules.filter((v) => v.rule === rule);
@@ -86,14 +89,14 @@ export function resolveRule(regime: string, tax: string, rule: string, date: str
     return {
       ok: false,
       reason: "unknown_rule",
-      message: `Unknown rule '${rule}' for tax '${tax}' in regime '${regime}'. Known rules: ${quoted(known)}.`,
+      message: `Unknown rule '${show(rule)}' for tax '${tax}' in regime '${regime}'. Known rules: ${quoted(known)}.`,
     };
   }
   if (!isIsoDate(date)) {
     return {
       ok: false,
       reason: "invalid_date",
-      message: `Invalid date '${date}': expected a calendar date in the format YYYY-MM-DD.`,
+      message: `Invalid date '${show(date)}': expected a calendar date in the format YYYY-MM-DD.`,
     };
   }
   const version = versions.find((v) => isInForce(v, date));

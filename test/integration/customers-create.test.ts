@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createAccount, type TestAccount } from "../helpers/accounts";
-import { client, expectStatus, request } from "../helpers/api";
+import { client, expectStatus } from "../helpers/api";
 
 const validCustomer = {
   name: "Acme Servicios SL",
