@@ -7,6 +7,7 @@ import { ApiError, errorResponse, onError } from "./lib/errors";
 import { requestId } from "./lib/request-id";
 import { account } from "./routes/account";
 import { customers } from "./routes/customers";
+import { taxRegimes } from "./routes/tax-regimes";
 
 export const app = new Hono<AppEnv>();
 
@@ -14,6 +15,9 @@ app.use("*", requestId);
 
 // A static route with no bindings: the floor that benchmarks compare every endpoint to.
 app.get("/health", (c) => c.json({ status: "ok" }));
+
+// Public: mounted before the API-key middleware, which therefore never sees these routes.
+app.route("/v1/tax-regimes", taxRegimes);
 
 app.use("/v1/*", async (c, next) => {
   const usage = { rowsRead: 0, rowsWritten: 0 };
