@@ -22,6 +22,8 @@ const dev = spawn(
     "APP_ENV:development",
     "--var",
     "EXPOSE_DB_METRICS:true",
+    "--var",
+    "WEBHOOK_RETRY_DELAYS:2,4,8,16",
     ...process.argv.slice(2),
   ],
   { env: wranglerEnv, stdio: "inherit", shell: process.platform === "win32" },

@@ -7,6 +7,9 @@ import { ApiError, errorResponse, onError } from "./lib/errors";
 import { requestId } from "./lib/request-id";
 import { account } from "./routes/account";
 import { customers } from "./routes/customers";
+import { eventDestinationsRouter } from "./routes/event-destinations";
+import { eventsRouter } from "./routes/events";
+import { paymentInstructions } from "./routes/payment-instructions";
 import { taxRegimes } from "./routes/tax-regimes";
 
 export const app = new Hono<AppEnv>();
@@ -34,7 +37,10 @@ app.use("/v1/*", async (c, next) => {
 // Everything below needs an API key.
 app.use("/v1/*", jsonBody, auth);
 app.route("/v1/customers", customers);
+app.route("/v1/payment-instructions", paymentInstructions);
 app.route("/v1/account", account);
+app.route("/v1/events", eventsRouter);
+app.route("/v1/event-destinations", eventDestinationsRouter);
 
 app.notFound((c) =>
   errorResponse(

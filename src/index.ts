@@ -1,5 +1,16 @@
 import { app } from "./app";
+import { type DeliveryMessage, sweepUndispatched } from "./events/dispatch";
+import { deliverBatch, recordExhausted } from "./webhooks/deliver";
+
+export const DEAD_LETTER_QUEUE = "webhook-deliveries-dlq";
 
 export default {
   fetch: app.fetch,
-} satisfies ExportedHandler<Env>;
+  async queue(batch, env) {
+    if (batch.queue === DEAD_LETTER_QUEUE) await recordExhausted(batch, env);
+    else await deliverBatch(batch, env);
+  },
+  async scheduled(_controller, env, ctx) {
+    ctx.waitUntil(sweepUndispatched(env));
+  },
+} satisfies ExportedHandler<Env, DeliveryMessage>;

@@ -9,3 +9,11 @@ export function isUniqueViolation(err: unknown, column: string): boolean {
   }
   return false;
 }
+
+/** True when `err` (or an error it wraps) is SQLite's foreign-key failure. */
+export function isForeignKeyViolation(err: unknown): boolean {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (e.message.includes("FOREIGN KEY constraint failed")) return true;
+  }
+  return false;
+}

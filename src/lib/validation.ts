@@ -24,6 +24,11 @@ function dotted(path: readonly PropertyKey[]): string {
   return path.map(String).join(".");
 }
 
+/** A message without its final period, so it can end a sentence of ours. */
+function sentence(message: string): string {
+  return message.replace(/\.+$/, "");
+}
+
 function issueToError(issue: z.core.$ZodIssue, input: unknown): ApiError {
   const path = dotted(issue.path);
   if (issue.code === "unrecognized_keys") {
@@ -31,15 +36,15 @@ function issueToError(issue: z.core.$ZodIssue, input: unknown): ApiError {
     const param = path ? `${path}.${key}` : key;
     return new ApiError("parameter_unknown", `Received unknown parameter: ${param}.`, { param });
   }
-  const missing =
-    issue.code === "invalid_type" && valueAt(input, issue.path) === undefined && issue.path.length > 0;
+  // Whatever the check (a type, an enum's options…), an absent field is a missing one.
+  const missing = issue.path.length > 0 && valueAt(input, issue.path) === undefined;
   if (missing) {
     return new ApiError("parameter_missing", `Missing required parameter: ${path}.`, { param: path });
   }
   if (issue.path.length === 0) {
-    return new ApiError("parameter_invalid", `The request ${issue.message}.`);
+    return new ApiError("parameter_invalid", `The request ${sentence(issue.message)}.`);
   }
-  return new ApiError("parameter_invalid", `Invalid ${path}: ${issue.message}.`, { param: path });
+  return new ApiError("parameter_invalid", `Invalid ${path}: ${sentence(issue.message)}.`, { param: path });
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {

@@ -1,2 +1,4 @@
 export * from "./accounts";
 export * from "./customers";
+export * from "./events";
+export * from "./payment-instructions";

@@ -2,6 +2,8 @@ import type { Context } from "hono";
 import type { CustomerRow } from "../../db/schema";
 import { customers } from "../../db/schema";
 import type { AppEnv } from "../../env";
+import { dispatchAfterResponse } from "../../events/dispatch";
+import { recordEvent } from "../../events/record";
 import { nowIso } from "../../lib/clock";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError } from "../../lib/errors";
@@ -37,9 +39,12 @@ export async function createCustomer(c: Context<AppEnv>, body: CreateCustomerBod
   // The unique index decides: concurrent creates with one prefix give one 201 and 409s.
   for (let attempt = 1; ; attempt++) {
     if (body.invoice_prefix === undefined) row.invoicePrefix = generateInvoicePrefix();
+    const customer = serializeCustomer(row);
+    const event = recordEvent(db, caller, "customer.created", customer);
     try {
-      await db.batch([db.insert(customers).values(row)]);
-      return c.json(serializeCustomer(row), 201);
+      await db.batch([db.insert(customers).values(row), event.query]);
+      dispatchAfterResponse(c.executionCtx, c.env, [event.id]);
+      return c.json(customer, 201);
     } catch (err) {
       if (!isUniqueViolation(err, "invoice_prefix")) throw err;
       if (body.invoice_prefix !== undefined) throw prefixTaken(row.invoicePrefix);

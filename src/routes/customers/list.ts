@@ -21,14 +21,29 @@ export function searchCondition(q: string): SQL | undefined {
     const phrase = `"${q.replaceAll('"', '""')}"`;
     return sql`${customers}.rowid IN (SELECT rowid FROM customers_fts WHERE customers_fts MATCH ${phrase})`;
   }
-  const pattern = `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-  const escaped = (column: SQLiteColumn) => sql`${like(column, pattern)} ESCAPE '\\'`;
+  const columns = [customers.id, customers.name, customers.taxIdValue, customers.email];
   return or(
-    escaped(customers.id),
-    escaped(customers.name),
-    escaped(customers.taxIdValue),
-    escaped(customers.email),
+    ...caseVariants(q).flatMap((variant) => {
+      const pattern = `%${variant.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+      return columns.map((column: SQLiteColumn) => sql`${like(column, pattern)} ESCAPE '\\'`);
+    }),
   );
+}
+
+/**
+ * The spellings of a short `q` with its non-ASCII letters in either case: SQLite's LIKE
+ * folds only ASCII, while the FTS path folds every letter ("ñ" must find "Ñandú" too).
+ */
+function caseVariants(q: string): string[] {
+  let variants = [""];
+  for (const ch of q) {
+    const forms = new Set([ch]);
+    if (ch > "\x7f") {
+      for (const form of [ch.toLowerCase(), ch.toUpperCase()]) if ([...form].length === 1) forms.add(form);
+    }
+    variants = variants.flatMap((v) => [...forms].map((form) => v + form));
+  }
+  return variants;
 }
 
 /** `GET /v1/customers` */

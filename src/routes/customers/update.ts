@@ -2,6 +2,8 @@ import { and, eq } from "drizzle-orm";
 import type { Context } from "hono";
 import { type CustomerRow, customers } from "../../db/schema";
 import type { AppEnv } from "../../env";
+import { dispatchAfterResponse } from "../../events/dispatch";
+import { recordEvent } from "../../events/record";
 import { nowIso } from "../../lib/clock";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { notFound } from "../../lib/errors";
@@ -32,6 +34,10 @@ export async function updateCustomer(c: Context<AppEnv>, id: string, body: Updat
   next.filterCountry = next.addressCountry ?? next.taxIdCountry;
 
   const { id: _id, accountId: _a, live: _l, createdAt: _c, ...changes } = next;
+  const customer = serializeCustomer(next);
+  const event = recordEvent(db, caller, "customer.updated", customer, {
+    whileExists: [customers, customers.id],
+  });
   try {
     const [updated] = await db.batch([
       db
@@ -39,6 +45,7 @@ export async function updateCustomer(c: Context<AppEnv>, id: string, body: Updat
         .set(changes)
         .where(and(eq(customers.id, id), ownedBy(customers, caller)))
         .returning({ id: customers.id }),
+      event.query,
     ]);
     // Deleted between the read and the write.
     if (updated.length === 0) throw notFound("customer", id);
@@ -46,5 +53,6 @@ export async function updateCustomer(c: Context<AppEnv>, id: string, body: Updat
     if (isUniqueViolation(err, "invoice_prefix")) throw prefixTaken(next.invoicePrefix);
     throw err;
   }
-  return c.json(serializeCustomer(next));
+  dispatchAfterResponse(c.executionCtx, c.env, [event.id]);
+  return c.json(customer);
 }

@@ -1,0 +1,77 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { EVENT_TYPES } from "../../events/types";
+import { accounts } from "./accounts";
+
+export const events = sqliteTable(
+  "events",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    live: integer("live", { mode: "boolean" }).notNull(),
+    type: text("type", { enum: EVENT_TYPES }).notNull(),
+    /** JSON of the related object when the event happened (immutable). */
+    data: text("data").notNull(),
+    relatedObjectId: text("related_object_id").notNull(),
+    relatedObjectType: text("related_object_type").notNull(),
+    createdAt: text("created_at").notNull(),
+    /** Set once its deliveries are on the queue; the cron sweep re-dispatches the rest. */
+    dispatchedAt: text("dispatched_at"),
+  },
+  (t) => [
+    index("events_list_idx").on(t.accountId, t.live, t.id),
+    index("events_type_idx").on(t.accountId, t.live, t.type, t.id),
+    index("events_undispatched_idx").on(t.dispatchedAt, t.id),
+  ],
+);
+
+export const DESTINATION_STATUSES = ["enabled", "disabled"] as const;
+export const DISABLED_REASONS = ["delivery_failures", "requested"] as const;
+
+export const eventDestinations = sqliteTable(
+  "event_destinations",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    live: integer("live", { mode: "boolean" }).notNull(),
+    name: text("name").notNull(),
+    url: text("url").notNull(),
+    /** JSON array of event types, or `["*"]`. */
+    enabledEvents: text("enabled_events", { mode: "json" }).$type<string[]>().notNull(),
+    status: text("status", { enum: DESTINATION_STATUSES }).notNull(),
+    disabledReason: text("disabled_reason", { enum: DISABLED_REASONS }),
+    secret: text("secret").notNull(),
+    /** First failed attempt after the last success; null while deliveries succeed. */
+    failingSince: text("failing_since"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [index("event_destinations_list_idx").on(t.accountId, t.live, t.id)],
+);
+
+/** One row per delivery attempt: the delivery log. */
+export const deliveryAttempts = sqliteTable(
+  "delivery_attempts",
+  {
+    id: text("id").primaryKey(),
+    eventId: text("event_id").notNull(),
+    destinationId: text("destination_id").notNull(),
+    attempt: integer("attempt").notNull(),
+    /** `succeeded`, `failed`, `exhausted` (dead-lettered after the last attempt) or `skipped`. */
+    outcome: text("outcome", { enum: ["succeeded", "failed", "exhausted", "skipped"] }).notNull(),
+    statusCode: integer("status_code"),
+    durationMs: integer("duration_ms"),
+    error: text("error"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [
+    index("delivery_attempts_destination_idx").on(t.destinationId, t.id),
+    index("delivery_attempts_event_idx").on(t.eventId, t.id),
+  ],
+);
+
+export type EventRow = typeof events.$inferSelect;
+export type EventDestinationRow = typeof eventDestinations.$inferSelect;

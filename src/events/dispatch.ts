@@ -1,0 +1,101 @@
+import { and, asc, eq, inArray, isNull, lte } from "drizzle-orm";
+import { createDb } from "../db/client";
+import { eventDestinations, events } from "../db/schema";
+import { nowIso, nowMs } from "../lib/clock";
+
+export type DeliveryMessage = { event_id: string; destination_id: string };
+
+/** Events younger than this are left to the request that wrote them. */
+const SWEEP_GRACE_MS = 60_000;
+const SWEEP_LIMIT = 200;
+const SEND_BATCH = 100; // Queues' sendBatch limit
+
+function subscribed(enabledEvents: string[], type: string): boolean {
+  return enabledEvents.includes("*") || enabledEvents.includes(type);
+}
+
+/**
+ * The outbox step: one queue message per (event, enabled destination of the same account
+ * and environment that subscribes to its type), then the events are marked dispatched. If
+ * the isolate dies in between, the cron sweep sends them again: deliveries are at least
+ * once, and receivers dedupe by event id.
+ */
+export async function dispatchEvents(env: Env, eventIds: string[]): Promise<void> {
+  if (eventIds.length === 0) return;
+  const db = createDb(env.DB, { rowsRead: 0, rowsWritten: 0 });
+  const pending = await db
+    .select()
+    .from(events)
+    .where(and(inArray(events.id, eventIds), isNull(events.dispatchedAt)));
+  if (pending.length === 0) return;
+
+  const messages: { body: DeliveryMessage }[] = [];
+  const destinationsByScope = new Map<string, (typeof eventDestinations.$inferSelect)[]>();
+  for (const event of pending) {
+    const scope = `${event.accountId}:${event.live}`;
+    let destinations = destinationsByScope.get(scope);
+    if (!destinations) {
+      destinations = await db
+        .select()
+        .from(eventDestinations)
+        .where(
+          and(
+            eq(eventDestinations.accountId, event.accountId),
+            eq(eventDestinations.live, event.live),
+            eq(eventDestinations.status, "enabled"),
+          ),
+        );
+      destinationsByScope.set(scope, destinations);
+    }
+    for (const d of destinations) {
+      if (subscribed(d.enabledEvents, event.type)) {
+        messages.push({ body: { event_id: event.id, destination_id: d.id } });
+      }
+    }
+  }
+  for (let i = 0; i < messages.length; i += SEND_BATCH) {
+    await env.WEBHOOKS.sendBatch(messages.slice(i, i + SEND_BATCH));
+  }
+  await db
+    .update(events)
+    .set({ dispatchedAt: nowIso() })
+    .where(
+      inArray(
+        events.id,
+        pending.map((e) => e.id),
+      ),
+    );
+}
+
+/** The cron sweep: dispatches events whose request never got to it. */
+export async function sweepUndispatched(env: Env): Promise<number> {
+  const db = createDb(env.DB, { rowsRead: 0, rowsWritten: 0 });
+  const cutoff = new Date(nowMs() - SWEEP_GRACE_MS).toISOString();
+  const stale = await db
+    .select({ id: events.id })
+    .from(events)
+    .where(and(isNull(events.dispatchedAt), lte(events.createdAt, cutoff)))
+    .orderBy(asc(events.id))
+    .limit(SWEEP_LIMIT);
+  await dispatchEvents(
+    env,
+    stale.map((e) => e.id),
+  );
+  return stale.length;
+}
+
+/**
+ * After a request's write committed: dispatch its events without delaying the response.
+ * If this never runs to the end, the cron sweep picks the events up.
+ */
+export function dispatchAfterResponse(
+  ctx: { waitUntil(promise: Promise<unknown>): void },
+  env: Env,
+  eventIds: string[],
+): void {
+  ctx.waitUntil(
+    dispatchEvents(env, eventIds).catch((err) =>
+      console.error(JSON.stringify({ event: "dispatch_error", error: String(err) })),
+    ),
+  );
+}

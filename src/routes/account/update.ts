@@ -1,0 +1,86 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { Context } from "hono";
+import * as z from "zod";
+import { accountDefaultPaymentInstructions, accounts, paymentInstructions } from "../../db/schema";
+import type { AppEnv } from "../../env";
+import { nowIso } from "../../lib/clock";
+import { isForeignKeyViolation } from "../../lib/db-errors";
+import { ApiError } from "../../lib/errors";
+import { isId } from "../../lib/ids";
+import { ownedBy } from "../../lib/scope";
+import { retrieveAccount } from "./retrieve";
+
+export const MAX_DEFAULT_PAYMENT_INSTRUCTIONS = 10;
+
+export const updateAccountBody = z
+  .object({
+    default_payment_instructions: z
+      .array(z.string())
+      .max(MAX_DEFAULT_PAYMENT_INSTRUCTIONS, `must have at most ${MAX_DEFAULT_PAYMENT_INSTRUCTIONS} entries`)
+      .optional(),
+  })
+  .strict();
+
+const PARAM = "default_payment_instructions";
+
+function noSuchInstruction(id: string, index: number): ApiError {
+  return new ApiError("parameter_invalid", `No such payment instruction: '${id}'.`, {
+    param: `${PARAM}.${index}`,
+  });
+}
+
+/**
+ * `PATCH /v1/account`: `default_payment_instructions` is an ordered list (first preferred)
+ * of the caller's environment's instructions, without duplicates, at most ten. It replaces
+ * the previous list.
+ */
+export async function updateAccount(c: Context<AppEnv>, body: z.output<typeof updateAccountBody>) {
+  const ids = body.default_payment_instructions;
+  if (ids === undefined) return retrieveAccount(c);
+  const db = c.get("db");
+  const caller = c.get("caller");
+
+  const seen = new Set<string>();
+  ids.forEach((id, i) => {
+    if (!isId("paymentInstruction", id)) throw noSuchInstruction(id, i);
+    if (seen.has(id)) {
+      throw new ApiError("parameter_invalid", `'${id}' appears more than once.`, { param: `${PARAM}.${i}` });
+    }
+    seen.add(id);
+  });
+  if (ids.length > 0) {
+    const [found] = await db.batch([
+      db
+        .select({ id: paymentInstructions.id })
+        .from(paymentInstructions)
+        .where(and(inArray(paymentInstructions.id, ids), ownedBy(paymentInstructions, caller))),
+    ]);
+    const existing = new Set(found.map((r) => r.id));
+    const missing = ids.findIndex((id) => !existing.has(id));
+    if (missing !== -1) throw noSuchInstruction(ids[missing] as string, missing);
+  }
+
+  const table = accountDefaultPaymentInstructions;
+  const clear = db
+    .delete(table)
+    .where(and(eq(table.accountId, caller.accountId), eq(table.live, caller.live)));
+  const touch = db.update(accounts).set({ updatedAt: nowIso() }).where(eq(accounts.id, caller.accountId));
+  const rows = ids.map((id, position) => ({
+    accountId: caller.accountId,
+    live: caller.live,
+    position,
+    paymentInstructionId: id,
+  }));
+  try {
+    // One batch is one transaction: the old list is never half replaced.
+    await (rows.length > 0
+      ? db.batch([clear, db.insert(table).values(rows), touch])
+      : db.batch([clear, touch]));
+  } catch (err) {
+    // An instruction deleted between the check above and this write.
+    if (isForeignKeyViolation(err))
+      throw new ApiError("parameter_invalid", "A payment instruction no longer exists.", { param: PARAM });
+    throw err;
+  }
+  return retrieveAccount(c);
+}

@@ -1,0 +1,31 @@
+/** Attempts per delivery, the first included (queue `max_retries` is this minus one). */
+export const MAX_ATTEMPTS = 5;
+/** A destination whose attempts all failed for this long is disabled. */
+export const DISABLE_AFTER_MS = 24 * 60 * 60 * 1000;
+/** A receiver has this long to answer. */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+
+const PRODUCTION_RETRY_DELAYS = [60, 600, 3_600, 21_600];
+
+/**
+ * Seconds to wait after failed attempt 1, 2, 3, 4: `WEBHOOK_RETRY_DELAYS` ("60,600,3600,21600"
+ * in production, a few seconds under `npm start`).
+ */
+export function retryDelays(env: Env): number[] {
+  const parsed = (env.WEBHOOK_RETRY_DELAYS ?? "")
+    .split(",")
+    .map((s) => Number(s.trim()))
+    .filter((n) => Number.isInteger(n) && n >= 0 && n <= 43_200); // Queues' 12 h maximum
+  return parsed.length > 0 ? parsed : PRODUCTION_RETRY_DELAYS;
+}
+
+/** The delay after failed attempt `attempt` (1-based). */
+export function retryDelayAfter(env: Env, attempt: number): number {
+  const delays = retryDelays(env);
+  return delays[Math.min(attempt, delays.length) - 1] as number;
+}
+
+/** Loopback `http` destinations are for local development (`npm start`) only. */
+export function allowLoopbackDestinations(env: Env): boolean {
+  return env.APP_ENV === "development";
+}
