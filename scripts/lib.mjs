@@ -1,18 +1,28 @@
 // Shared by the scripts: run wrangler offline, with no prompts and no telemetry.
 import { spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
+import { delimiter } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const binDir = fileURLToPath(new URL("../node_modules/.bin", import.meta.url));
 
 export const wranglerEnv = {
   ...process.env,
+  // Node 22 from the project's devDependencies first: wrangler needs it.
+  PATH: `${binDir}${delimiter}${process.env.PATH}`,
   WRANGLER_SEND_METRICS: "false",
   CLOUDFLARE_CF_FETCH_ENABLED: "false",
 };
 
-const shell = process.platform === "win32";
+export const shell = process.platform === "win32";
+// The project's own wrangler, so the scripts also work outside `npm run`.
+export const WRANGLER = fileURLToPath(
+  new URL(`../node_modules/.bin/wrangler${shell ? ".cmd" : ""}`, import.meta.url),
+);
 
 /** Runs `wrangler …args`; exits the script with wrangler's status when it fails. */
 export function wrangler(args, { capture = false, env = {} } = {}) {
-  const result = spawnSync("wrangler", args, {
+  const result = spawnSync(WRANGLER, args, {
     env: { ...wranglerEnv, ...env },
     stdio: capture ? ["ignore", "pipe", "inherit"] : "inherit",
     encoding: "utf8",

@@ -23,7 +23,15 @@ for (const a of accounts) {
   }
 }
 
-wrangler(["d1", "execute", "DB", "--local", "--command", statements.join(" ")], { capture: true });
-console.log(
-  "Seeded local accounts. Dev keys: sk_test_es_localdev, sk_live_es_localdev, sk_test_global_localdev, sk_live_global_localdev",
-);
+/** Seeds the local D1 (`extraArgs`, e.g. `--persist-to DIR`, go to wrangler). */
+export function seedLocal(extraArgs = []) {
+  wrangler(["d1", "execute", "DB", "--local", ...extraArgs, "--command", statements.join(" ")], {
+    capture: true,
+  });
+  console.log(
+    "Seeded local accounts. Dev keys: sk_test_es_localdev, sk_live_es_localdev, sk_test_global_localdev, sk_live_global_localdev",
+  );
+}
+
+// Run directly (`npm run db:seed:local`), not when imported by start.mjs.
+if (import.meta.url === `file://${process.argv[1]}`) seedLocal(process.argv.slice(2));

@@ -1,32 +1,50 @@
 // `npm start`: migrate the local D1, seed the dev accounts, serve on 127.0.0.1:8787.
-// Extra arguments go to `wrangler dev` (e.g. `npm start -- --log-level warn`).
+//
+//   npm start                               # the usual
+//   npm start -- --log-level warn           # other arguments go to `wrangler dev`
+//   npm start -- --persist-to DIR [--setup-only] [--port N]   # (bench/) separate state
 import { spawn } from "node:child_process";
-import { wrangler, wranglerEnv } from "./lib.mjs";
+import { shell, WRANGLER, wrangler, wranglerEnv } from "./lib.mjs";
+
+const args = process.argv.slice(2);
+const take = (flag) => {
+  const i = args.indexOf(flag);
+  if (i === -1) return undefined;
+  const [, value] = args.splice(i, 2);
+  return value;
+};
+const persistTo = take("--persist-to");
+const port = take("--port") ?? "8787";
+const setupOnly = args.includes("--setup-only") && args.splice(args.indexOf("--setup-only"), 1);
+const persist = persistTo ? ["--persist-to", persistTo] : [];
 
 // CI=true answers wrangler's "apply migrations?" prompt; it is a local database.
-wrangler(["d1", "migrations", "apply", "DB", "--local"], { env: { CI: "true" } });
-await import("./seed-local.mjs");
+wrangler(["d1", "migrations", "apply", "DB", "--local", ...persist], { env: { CI: "true" }, capture: true });
+const { seedLocal } = await import("./seed-local.mjs");
+seedLocal(persist);
+if (setupOnly) process.exit(0);
 
 const dev = spawn(
-  "wrangler",
+  WRANGLER,
   [
     "dev",
     "--ip",
     "127.0.0.1",
     "--port",
-    "8787",
+    port,
     "--show-interactive-dev-session=false",
-    // The local development configuration: loopback webhook URLs, short retry delays,
-    // D1 cost headers. Production never sets these.
+    ...persist,
+    // The local development configuration: loopback webhook URLs, retries after seconds,
+    // D1 cost headers, benchmark floors. Production never sets these.
     "--var",
     "APP_ENV:development",
     "--var",
     "EXPOSE_DB_METRICS:true",
     "--var",
     "WEBHOOK_RETRY_DELAYS:2,4,8,16",
-    ...process.argv.slice(2),
+    ...args,
   ],
-  { env: wranglerEnv, stdio: "inherit", shell: process.platform === "win32" },
+  { env: wranglerEnv, stdio: "inherit", shell },
 );
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => dev.kill(signal));
 dev.on("exit", (code) => process.exit(code ?? 0));

@@ -6,6 +6,7 @@ import { jsonBody } from "./lib/body";
 import { ApiError, errorResponse, onError } from "./lib/errors";
 import { requestId } from "./lib/request-id";
 import { account } from "./routes/account";
+import { benchRoutes } from "./routes/bench";
 import { customers } from "./routes/customers";
 import { eventDestinationsRouter } from "./routes/event-destinations";
 import { eventsRouter } from "./routes/events";
@@ -18,6 +19,8 @@ app.use("*", requestId);
 
 // A static route with no bindings: the floor that benchmarks compare every endpoint to.
 app.get("/health", (c) => c.json({ status: "ok" }));
+
+app.route("/__bench", benchRoutes);
 
 // Public: mounted before the API-key middleware, which therefore never sees these routes.
 app.route("/v1/tax-regimes", taxRegimes);

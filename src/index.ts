@@ -1,8 +1,9 @@
 import { app } from "./app";
 import { type DeliveryMessage, sweepUndispatched } from "./events/dispatch";
+import { DEAD_LETTER_QUEUE } from "./webhooks/config";
 import { deliverBatch, recordExhausted } from "./webhooks/deliver";
 
-export const DEAD_LETTER_QUEUE = "webhook-deliveries-dlq";
+// Only handlers may be exported here: workerd treats every named export as an entrypoint.
 
 export default {
   fetch: app.fetch,

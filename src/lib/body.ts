@@ -8,6 +8,8 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
 const limit = bodyLimit({
   maxSize: MAX_BODY_BYTES,
   onError: () => {
@@ -17,17 +19,18 @@ const limit = bodyLimit({
 
 /**
  * Guards every request that can carry a body: at most 1 MiB (413), `application/json`
- * when not empty (415), valid JSON (400). An empty body reads as `{}`, so body-less
+ * when not empty (415), valid UTF-8 JSON (400). An empty body reads as `{}`, so body-less
  * actions such as `POST /…/enable` need no content type.
  */
 export const jsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (c.req.method === "GET" || c.req.method === "HEAD" || c.req.method === "OPTIONS") return next();
   return limit(c, async () => {
-    const text = await c.req.text();
-    if (text.length === 0) {
-      // Validators downstream read the cached text; give them an empty object.
-      // biome-ignore lint/suspicious/noExplicitAny: Hono types the cache as values, it stores promises.
-      (c.req.bodyCache as any).text = Promise.resolve("{}");
+    const bytes = await c.req.raw.arrayBuffer();
+    // Validators downstream read the cached text; an empty body gives them an empty object.
+    // biome-ignore lint/suspicious/noExplicitAny: Hono types the cache as values, it stores promises.
+    const cache = c.req.bodyCache as any;
+    if (bytes.byteLength === 0) {
+      cache.text = Promise.resolve("{}");
       return next();
     }
     const mediaType = (c.req.header("content-type") ?? "").split(";")[0]?.trim() ?? "";
@@ -37,11 +40,19 @@ export const jsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
         "Request bodies must be JSON, sent with `Content-Type: application/json`.",
       );
     }
+    let text: string;
+    try {
+      // Strict: a lenient decode would turn invalid UTF-8 into U+FFFD and store that.
+      text = UTF8.decode(bytes);
+    } catch {
+      throw new ApiError("json_invalid", "The request body is not valid UTF-8.");
+    }
     try {
       JSON.parse(text);
     } catch {
       throw new ApiError("json_invalid", "The request body is not valid JSON.");
     }
+    cache.text = Promise.resolve(text);
     await next();
   });
 };

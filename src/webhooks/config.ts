@@ -1,3 +1,6 @@
+/** Where a delivery goes after its last attempt (wrangler.toml `dead_letter_queue`). */
+export const DEAD_LETTER_QUEUE = "webhook-deliveries-dlq";
+
 /** Attempts per delivery, the first included (queue `max_retries` is this minus one). */
 export const MAX_ATTEMPTS = 5;
 /** A destination whose attempts all failed for this long is disabled. */

@@ -1,50 +1,12 @@
-import { and, eq, like, or, type SQL, sql } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { and, eq } from "drizzle-orm";
 import type { Context } from "hono";
 import { customers } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { paginate } from "../../lib/pagination";
 import { ownedBy } from "../../lib/scope";
 import type { listCustomersQuery } from "./schemas";
+import { searchCondition } from "./search";
 import { serializeCustomer } from "./serialize";
-
-// The trigram index answers substrings of three characters or more.
-const FTS_MIN_CHARS = 3;
-
-/**
- * `q` as a condition: case-insensitive substring over id, name, Tax ID value and email,
- * with `%` and `_` literal. Three characters or more use the FTS5 trigram index (a phrase
- * query is a substring match there); shorter strings scan the caller's customers with LIKE.
- */
-export function searchCondition(q: string): SQL | undefined {
-  if ([...q].length >= FTS_MIN_CHARS) {
-    const phrase = `"${q.replaceAll('"', '""')}"`;
-    return sql`${customers}.rowid IN (SELECT rowid FROM customers_fts WHERE customers_fts MATCH ${phrase})`;
-  }
-  const columns = [customers.id, customers.name, customers.taxIdValue, customers.email];
-  return or(
-    ...caseVariants(q).flatMap((variant) => {
-      const pattern = `%${variant.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-      return columns.map((column: SQLiteColumn) => sql`${like(column, pattern)} ESCAPE '\\'`);
-    }),
-  );
-}
-
-/**
- * The spellings of a short `q` with its non-ASCII letters in either case: SQLite's LIKE
- * folds only ASCII, while the FTS path folds every letter ("ñ" must find "Ñandú" too).
- */
-function caseVariants(q: string): string[] {
-  let variants = [""];
-  for (const ch of q) {
-    const forms = new Set([ch]);
-    if (ch > "\x7f") {
-      for (const form of [ch.toLowerCase(), ch.toUpperCase()]) if ([...form].length === 1) forms.add(form);
-    }
-    variants = variants.flatMap((v) => [...forms].map((form) => v + form));
-  }
-  return variants;
-}
 
 /** `GET /v1/customers` */
 export async function listCustomers(c: Context<AppEnv>, query: typeof listCustomersQuery._output) {

@@ -1,0 +1,233 @@
+// Load and cost benchmark of the API as `npm start` serves it, next to floors measured in
+// the same run on the same server. See bench/README.md.
+//
+//   npm run bench                          # 10,000 and 100,000 customers, 10 s per scenario
+//   npm run bench -- --sizes 10000 --duration 5
+//
+// Everything runs on 127.0.0.1 against a server this script starts on its own state
+// directory (bench/.state), so the dev database is untouched.
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+
+const { values } = parseArgs({
+  options: {
+    sizes: { type: "string", default: "10000,100000" },
+    duration: { type: "string", default: "10" },
+    connections: { type: "string", default: "10" },
+    port: { type: "string", default: "8788" },
+  },
+});
+const SIZES = values.sizes.split(",").map(Number);
+const DURATION = Number(values.duration);
+const CONNECTIONS = Number(values.connections);
+const BASE = `http://127.0.0.1:${values.port}`;
+const STATE = "bench/.state";
+const ACCOUNT = "acct_0000000000000000000000ES01";
+const KEY = "sk_test_es_localdev";
+const AUTH = { authorization: `Bearer ${KEY}` };
+const JSON_AUTH = { ...AUTH, "content-type": "application/json" };
+
+// D1 caps a statement at 100 KB, hence 200 rows per INSERT below.
+// Names that make `q` realistic: a word matches about 1 in 40 customers.
+const WORDS = ["acme", "iberia", "solar", "nova", "delta", "norte", "mar", "sierra", "vega", "atlas"];
+const KINDS = ["servicios", "logistica", "consultores", "digital"];
+const nameOf = (i) => `${WORDS[i % 10]} ${KINDS[Math.floor(i / 10) % 4]} ${i}`;
+
+const crockford = (n, width) => {
+  let out = "";
+  for (let i = 0; i < width; i++, n = Math.floor(n / 32))
+    out = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"[n % 32] + out;
+  return out;
+};
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, {
+    stdio: "inherit",
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", CI: "true" },
+    ...opts,
+  });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed`);
+}
+
+/** Fresh state with `size` customers in the Spanish dev account (test environment). */
+function seed(size) {
+  rmSync(STATE, { recursive: true, force: true });
+  mkdirSync(STATE, { recursive: true });
+  run("node", ["scripts/start.mjs", "--persist-to", STATE, "--setup-only"]);
+  const ids = [];
+  const lines = [];
+  const t0 = Date.UTC(2026, 0, 1);
+  for (let start = 0; start < size; start += 200) {
+    const rows = [];
+    for (let i = start; i < Math.min(size, start + 200); i++) {
+      // Ids in the service's format (Crockford base32), oldest first: 10 chars of time, 16 of sequence.
+      const id = `cus_${crockford(t0 + i, 10)}${crockford(i, 16)}`;
+      ids.push(id);
+      const prefix = `B${i.toString(36).toUpperCase().padStart(6, "0")}`;
+      const now = new Date(t0 + i).toISOString();
+      rows.push(
+        `('${id}','${ACCOUNT}',0,'${nameOf(i)}','${prefix}','txi_${id.slice(4)}','ES','local','L${i}','${now}','ES','${now}','${now}','billing${i}@example.com')`,
+      );
+    }
+    lines.push(
+      `INSERT INTO customers (id,account_id,live,name,invoice_prefix,tax_id_id,tax_id_country,tax_id_type,tax_id_value,tax_id_created_at,filter_country,created_at,updated_at,email) VALUES ${rows.join(",")};`,
+    );
+  }
+  writeFileSync(`${STATE}/customers.sql`, lines.join("\n"));
+  const t = Date.now();
+  run(
+    "node_modules/.bin/wrangler",
+    ["d1", "execute", "DB", "--local", "--persist-to", STATE, "--file", `${STATE}/customers.sql`],
+    { stdio: "ignore" },
+  );
+  console.log(`seeded ${size} customers in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  return ids;
+}
+
+async function startServer() {
+  const server = spawn(
+    "node",
+    ["scripts/start.mjs", "--persist-to", STATE, "--port", values.port, "--log-level", "warn"],
+    {
+      stdio: "ignore",
+      detached: true,
+    },
+  );
+  for (let i = 0; i < 120; i++) {
+    try {
+      if ((await fetch(`${BASE}/health`)).ok) return server;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error("server did not start");
+}
+
+const pick = (list) => list[Math.floor(Math.random() * list.length)];
+
+/** One autocannon run (after a 2 s warm-up) and the D1 cost of one request of it. */
+async function measure(name, request) {
+  const opts = { url: BASE, connections: CONNECTIONS, requests: [request] };
+  await autocannon({ ...opts, duration: 2 });
+  const r = await autocannon({ ...opts, duration: DURATION });
+  const probe = request.setupRequest ? request.setupRequest({ ...request }) : request;
+  const res = await fetch(BASE + probe.path, {
+    method: probe.method ?? "GET",
+    headers: probe.headers,
+    body: probe.body,
+  });
+  if (!res.ok) throw new Error(`${name}: probe answered ${res.status}: ${await res.text()}`);
+  const rowsRead = res.headers.get("d1-rows-read");
+  const row = {
+    name,
+    rps: Math.round(r.requests.average),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    rowsRead: rowsRead === null ? "-" : Number(rowsRead),
+  };
+  console.log(JSON.stringify(row));
+  return row;
+}
+
+let counter = 0;
+const scenarios = (ids) => [
+  ["static route (floor)", { path: "/health" }],
+  ["raw D1 read by id (floor)", { setupRequest: (r) => ({ ...r, path: `/__bench/d1-read/${pick(ids)}` }) }],
+  [
+    "GET /v1/customers/{id}",
+    { headers: AUTH, setupRequest: (r) => ({ ...r, path: `/v1/customers/${pick(ids)}` }) },
+  ],
+  ["GET /v1/customers (first page)", { headers: AUTH, path: "/v1/customers?limit=25" }],
+  [
+    "GET /v1/customers (page after a deep cursor)",
+    {
+      headers: AUTH,
+      setupRequest: (r) => ({ ...r, path: `/v1/customers?limit=25&starting_after=${pick(ids)}` }),
+    },
+  ],
+  [
+    "GET /v1/customers?q= (FTS5 trigram)",
+    {
+      headers: AUTH,
+      setupRequest: (r) => ({ ...r, path: `/v1/customers?q=${pick(WORDS)}%20${pick(KINDS)}` }),
+    },
+  ],
+  [
+    "same search, LIKE scan",
+    {
+      setupRequest: (r) => ({
+        ...r,
+        path: `/__bench/customers-like/${ACCOUNT}?q=${pick(WORDS)}%20${pick(KINDS)}`,
+      }),
+    },
+  ],
+  ["raw D1 insert (floor)", { method: "POST", path: `/__bench/d1-insert/${ACCOUNT}` }],
+  [
+    "POST /v1/customers",
+    {
+      method: "POST",
+      headers: JSON_AUTH,
+      setupRequest: (r) => ({
+        ...r,
+        body: JSON.stringify({
+          name: `Bench ${counter++}`,
+          tax_id: { country: "ES", type: "es_nif", value: "B12345674" },
+        }),
+      }),
+      path: "/v1/customers",
+    },
+  ],
+  ["GET /v1/tax-regimes/es (KV)", { path: "/v1/tax-regimes/es" }],
+  [
+    "POST /v1/payment-instructions",
+    {
+      method: "POST",
+      headers: JSON_AUTH,
+      path: "/v1/payment-instructions",
+      body: JSON.stringify({
+        label: "Main",
+        type: "bank_transfer",
+        bank_transfer: { beneficiary: "Acme SL", iban: "ES9121000418450200051332" },
+      }),
+    },
+  ],
+  ["GET /v1/payment-instructions", { headers: AUTH, path: "/v1/payment-instructions?limit=25" }],
+];
+
+const results = {};
+for (const size of SIZES) {
+  const ids = seed(size);
+  const server = await startServer();
+  try {
+    results[size] = [];
+    for (const [name, request] of scenarios(ids)) results[size].push(await measure(name, request));
+  } finally {
+    process.kill(-server.pid, "SIGTERM");
+    await new Promise((r) => setTimeout(r, 1500));
+  }
+}
+
+mkdirSync("bench/results", { recursive: true });
+const file = `bench/results/${new Date().toISOString().slice(0, 19).replaceAll(":", "")}.json`;
+writeFileSync(file, JSON.stringify({ duration: DURATION, connections: CONNECTIONS, results }, null, 2));
+
+for (const size of SIZES) {
+  const rows = results[size];
+  const floorOf = (n) => rows.find((r) => r.name.startsWith(n)).rps;
+  console.log(`\n### ${size.toLocaleString("en")} customers\n`);
+  console.log("| scenario | req/s | p50 ms | p99 ms | D1 rows read / request | vs floor |");
+  console.log("|---|---|---|---|---|---|");
+  for (const r of rows) {
+    const floor = r.name.includes("POST")
+      ? floorOf("raw D1 insert")
+      : r.name.includes("tax-regimes")
+        ? floorOf("static")
+        : floorOf("raw D1 read");
+    const ratio = r.name.includes("floor") ? "" : `${(r.rps / floor).toFixed(2)}×`;
+    console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.rowsRead} | ${ratio} |`);
+  }
+}
+console.log(`\nraw results: ${file}`);
