@@ -35,8 +35,10 @@ export function likeCondition(q: string): SQL | undefined {
 /**
  * The spellings of a short `q` with its non-ASCII letters in either case: SQLite's LIKE
  * folds only ASCII, while the FTS path folds every letter ("ñ" must find "Ñandú" too).
+ * Variants double with each such letter, so longer strings are left as they are.
  */
 function caseVariants(q: string): string[] {
+  if ([...q].length >= FTS_MIN_CHARS) return [q];
   let variants = [""];
   for (const ch of q) {
     const forms = new Set([ch]);

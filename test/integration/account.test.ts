@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { createAccount } from "../helpers/accounts";
+import { client, expectStatus } from "../helpers/api";
+import { describeAuthMatrix, expectError } from "../helpers/security";
+
+const ISO_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?Z$/;
+
+describe("GET /v1/account", () => {
+  describe("happy path", () => {
+    it("a test key sees its account with live false and exactly the documented fields", async () => {
+      const account = await createAccount({ name: "Ñandú Global Ltd", taxRegime: "global" });
+      const res = await client(account.testKey).get("/v1/account");
+      expectStatus(res, 200);
+      expect(res.body).toEqual({
+        id: account.id,
+        object: "account",
+        live: false,
+        name: "Ñandú Global Ltd",
+        tax_regime: "global",
+        default_payment_instructions: [],
+        created_at: expect.stringMatching(ISO_TIMESTAMP),
+        updated_at: expect.stringMatching(ISO_TIMESTAMP),
+      });
+      expect(res.headers.get("request-id")).toMatch(/^req_/);
+    });
+
+    it("a live key sees the same account with live true", async () => {
+      const account = await createAccount({ name: "Acme Servicios SL", taxRegime: "es" });
+      const test = await client(account.testKey).get("/v1/account");
+      const live = await client(account.liveKey).get("/v1/account");
+      expectStatus(live, 200);
+      expect(live.body).toMatchObject({ id: account.id, live: true, tax_regime: "es" });
+      expect({ ...live.body, live: false }).toEqual(test.body);
+    });
+
+    it("each key sees its own account, never another", async () => {
+      const first = await createAccount({ name: "First" });
+      const second = await createAccount({ name: "Second" });
+      expect((await client(first.testKey).get("/v1/account")).body).toMatchObject({
+        id: first.id,
+        name: "First",
+      });
+      expect((await client(second.liveKey).get("/v1/account")).body).toMatchObject({
+        id: second.id,
+        name: "Second",
+      });
+    });
+  });
+
+  describe("errors", () => {
+    it("/v1/account/:id is not a route: 404", async () => {
+      const account = await createAccount();
+      expectError(await client(account.testKey).get(`/v1/account/${account.id}`), 404, "resource_missing");
+    });
+  });
+});
+
+describe("security", () => {
+  describeAuthMatrix({ method: "GET", path: () => "/v1/account" });
+});
