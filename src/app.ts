@@ -38,7 +38,8 @@ app.use("/v1/*", async (c, next) => {
 });
 
 // Everything below needs an API key.
-app.use("/v1/*", jsonBody, auth);
+// Authentication first: a caller without a valid key learns nothing about the body rules.
+app.use("/v1/*", auth, jsonBody);
 app.route("/v1/customers", customers);
 app.route("/v1/payment-instructions", paymentInstructions);
 app.route("/v1/account", account);

@@ -261,3 +261,14 @@ describe("error model", () => {
     });
   });
 });
+
+describe("authentication comes before body checks", () => {
+  it.each([
+    ["a body that is not JSON", { rawBody: "name=x", headers: { "content-type": "text/plain" } }],
+    ["malformed JSON", { rawBody: "{", headers: { "content-type": "application/json" } }],
+  ])("a request without a key and with %s is a 401", async (_, options) => {
+    const res = await request("POST", "/v1/customers", undefined, { key: null, ...options });
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe("api_key_missing");
+  });
+});
