@@ -9,6 +9,8 @@ export type DeliveryMessage = { event_id: string; destination_id: string };
 const SWEEP_GRACE_MS = 60_000;
 const SWEEP_LIMIT = 200;
 const SEND_BATCH = 100; // Queues' sendBatch limit
+/** D1 allows 100 bound parameters per statement; the final update binds one more than this. */
+const ID_CHUNK = 90;
 
 function subscribed(enabledEvents: string[], type: string): boolean {
   return enabledEvents.includes("*") || enabledEvents.includes(type);
@@ -21,6 +23,12 @@ function subscribed(enabledEvents: string[], type: string): boolean {
  * once, and receivers dedupe by event id.
  */
 export async function dispatchEvents(env: Env, eventIds: string[]): Promise<void> {
+  for (let i = 0; i < eventIds.length; i += ID_CHUNK) {
+    await dispatchChunk(env, eventIds.slice(i, i + ID_CHUNK));
+  }
+}
+
+async function dispatchChunk(env: Env, eventIds: string[]): Promise<void> {
   if (eventIds.length === 0) return;
   const db = createDb(env.DB, { rowsRead: 0, rowsWritten: 0 });
   const pending = await db

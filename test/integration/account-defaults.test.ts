@@ -112,10 +112,10 @@ describe("PATCH /v1/account default_payment_instructions", () => {
       const own = await createAccount();
       const testId = await createInstruction(own.testKey);
       const liveId = await createInstruction(own.liveKey);
-      // updated_at is the account's own (shared by both environments), so it is left out.
-      const { updated_at: _, ...liveBefore } = await getAccount(own.liveKey);
+      // The whole live account, updated_at included: test activity must not show there.
+      const liveBefore = await getAccount(own.liveKey);
       await setDefaults(own.testKey, [testId]);
-      const { updated_at: __, ...liveAfter } = await getAccount(own.liveKey);
+      const liveAfter = await getAccount(own.liveKey);
       expect(liveAfter).toEqual(liveBefore);
       expect(liveAfter.default_payment_instructions).toEqual([]);
       await setDefaults(own.liveKey, [liveId]);

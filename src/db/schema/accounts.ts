@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { TAX_REGIME_IDS } from "../../tax/types";
 
 export const accounts = sqliteTable("accounts", {
@@ -28,3 +28,20 @@ export const apiKeys = sqliteTable(
 );
 
 export type AccountRow = typeof accounts.$inferSelect;
+
+/**
+ * What one environment of an account has changed, so that test activity never shows in
+ * what a live key reads (and the reverse). `updated_at` moves with the environment's
+ * settings (its default payment instructions).
+ */
+export const accountEnvironments = sqliteTable(
+  "account_environments",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    live: integer("live", { mode: "boolean" }).notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.live] })],
+);

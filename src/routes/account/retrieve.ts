@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Context } from "hono";
-import { accounts } from "../../db/schema";
+import { accountEnvironments, accounts } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { notFound } from "../../lib/errors";
 import { defaultsQuery } from "./defaults";
@@ -10,15 +10,24 @@ import { serializeAccount } from "./serialize";
 export async function retrieveAccount(c: Context<AppEnv>) {
   const db = c.get("db");
   const caller = c.get("caller");
-  const [rows, defaults] = await db.batch([
+  const [rows, environment, defaults] = await db.batch([
     db.select().from(accounts).where(eq(accounts.id, caller.accountId)).limit(1),
+    db
+      .select({ updatedAt: accountEnvironments.updatedAt })
+      .from(accountEnvironments)
+      .where(
+        and(eq(accountEnvironments.accountId, caller.accountId), eq(accountEnvironments.live, caller.live)),
+      ),
     defaultsQuery(db, caller),
   ]);
   const row = rows[0];
   if (!row) throw notFound("account", caller.accountId);
+  // The later of an account-wide change and a change of this environment's settings.
+  const envUpdatedAt = environment[0]?.updatedAt;
+  const updatedAt = envUpdatedAt && envUpdatedAt > row.updatedAt ? envUpdatedAt : row.updatedAt;
   return c.json(
     serializeAccount(
-      row,
+      { ...row, updatedAt },
       caller.live,
       defaults.map((d) => d.id),
     ),

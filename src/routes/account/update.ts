@@ -1,7 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Context } from "hono";
 import * as z from "zod";
-import { accountDefaultPaymentInstructions, accounts, paymentInstructions } from "../../db/schema";
+import { accountDefaultPaymentInstructions, accountEnvironments, paymentInstructions } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { nowIso } from "../../lib/clock";
 import { isForeignKeyViolation } from "../../lib/db-errors";
@@ -64,7 +64,15 @@ export async function updateAccount(c: Context<AppEnv>, body: z.output<typeof up
   const clear = db
     .delete(table)
     .where(and(eq(table.accountId, caller.accountId), eq(table.live, caller.live)));
-  const touch = db.update(accounts).set({ updatedAt: nowIso() }).where(eq(accounts.id, caller.accountId));
+  // Only this environment's timestamp moves: the other environment sees no change.
+  const now = nowIso();
+  const touch = db
+    .insert(accountEnvironments)
+    .values({ accountId: caller.accountId, live: caller.live, updatedAt: now })
+    .onConflictDoUpdate({
+      target: [accountEnvironments.accountId, accountEnvironments.live],
+      set: { updatedAt: now },
+    });
   const rows = ids.map((id, position) => ({
     accountId: caller.accountId,
     live: caller.live,
