@@ -1,3 +1,4 @@
+import { getTableColumns } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { TAX_ID_TYPES } from "../../lib/tax-id";
 import { accounts } from "./accounts";
@@ -11,7 +12,12 @@ export const VERIFICATION_STATUSES = ["pending", "completed", "failed"] as const
 export const customers = sqliteTable(
   "customers",
   {
-    id: text("id").primaryKey(),
+    /**
+     * The row's integer key (SQLite's rowid), which the FTS5 search index points at. It is
+     * declared so that VACUUM cannot renumber it and break that link; the API never shows it.
+     */
+    seq: integer("seq").primaryKey(),
+    id: text("id").notNull().unique(),
     accountId: text("account_id")
       .notNull()
       .references(() => accounts.id),
@@ -49,4 +55,7 @@ export const customers = sqliteTable(
   ],
 );
 
-export type CustomerRow = typeof customers.$inferSelect;
+const { seq: _seq, ...apiColumns } = getTableColumns(customers);
+/** Every column but the internal `seq`: what a customer read selects. */
+export const customerColumns = apiColumns;
+export type CustomerRow = Omit<typeof customers.$inferSelect, "seq">;

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../../db/client";
-import { type CustomerRow, customers } from "../../db/schema";
+import { type CustomerRow, customerColumns, customers } from "../../db/schema";
 import type { Caller } from "../../env";
 import { notFound } from "../../lib/errors";
 import { ownedBy } from "../../lib/scope";
@@ -9,7 +9,7 @@ import { ownedBy } from "../../lib/scope";
 export async function findCustomer(db: Database, caller: Caller, id: string): Promise<CustomerRow> {
   const [rows] = await db.batch([
     db
-      .select()
+      .select(customerColumns)
       .from(customers)
       .where(and(eq(customers.id, id), ownedBy(customers, caller)))
       .limit(1),

@@ -13,7 +13,7 @@ const FTS_MIN_CHARS = 3;
 export function searchCondition(q: string): SQL | undefined {
   if ([...q].length >= FTS_MIN_CHARS) {
     const phrase = `"${q.replaceAll('"', '""')}"`;
-    return sql`${customers}.rowid IN (SELECT rowid FROM customers_fts WHERE customers_fts MATCH ${phrase})`;
+    return sql`${customers.seq} IN (SELECT rowid FROM customers_fts WHERE customers_fts MATCH ${phrase})`;
   }
   return likeCondition(q);
 }
