@@ -87,3 +87,13 @@ export async function paginate<T extends PagedTable>(
   if (backwards) data.reverse();
   return { data, has_more };
 }
+
+/**
+ * The list envelope every list endpoint returns.
+ *
+ * @example
+ * return c.json(listBody("/v1/customers", page, serializeCustomer));
+ */
+export function listBody<Row, Out>(url: string, page: Page<Row>, serialize: (row: Row) => Out) {
+  return { object: "list" as const, url, has_more: page.has_more, data: page.data.map(serialize) };
+}

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Context } from "hono";
 import { customers } from "../../db/schema";
 import type { AppEnv } from "../../env";
-import { paginate } from "../../lib/pagination";
+import { listBody, paginate } from "../../lib/pagination";
 import { ownedBy } from "../../lib/scope";
 import type { listCustomersQuery } from "./schemas";
 import { searchCondition } from "./search";
@@ -16,10 +16,5 @@ export async function listCustomers(c: Context<AppEnv>, query: typeof listCustom
     query.q === undefined || query.q === "" ? undefined : searchCondition(query.q),
   );
   const page = await paginate(c.get("db"), customers, "customer", where, query);
-  return c.json({
-    object: "list" as const,
-    url: "/v1/customers",
-    has_more: page.has_more,
-    data: page.data.map(serializeCustomer),
-  });
+  return c.json(listBody("/v1/customers", page, serializeCustomer));
 }

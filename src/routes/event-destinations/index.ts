@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { eventDestinations } from "../../db/schema";
 import { notFound } from "../../lib/errors";
-import { paginate } from "../../lib/pagination";
+import { listBody, paginate } from "../../lib/pagination";
 import { newRouter } from "../../lib/router";
 import { ownedBy } from "../../lib/scope";
 import { validate } from "../../lib/validation";
@@ -22,12 +22,9 @@ export const eventDestinationsRouter = newRouter()
       where,
       c.req.valid("query"),
     );
-    return c.json({
-      object: "list" as const,
-      url: "/v1/event-destinations",
-      has_more: page.has_more,
-      data: page.data.map((row) => serializeDestination(row, { withSecret: false })),
-    });
+    return c.json(
+      listBody("/v1/event-destinations", page, (row) => serializeDestination(row, { withSecret: false })),
+    );
   })
   .get("/:id", async (c) => {
     const row = await findDestination(c.get("db"), c.get("caller"), c.req.param("id"));

@@ -4,7 +4,7 @@ import { events } from "../../db/schema";
 import { serializeEvent } from "../../events/serialize";
 import { EVENT_TYPES } from "../../events/types";
 import { notFound } from "../../lib/errors";
-import { listParams, paginate } from "../../lib/pagination";
+import { listBody, listParams, paginate } from "../../lib/pagination";
 import { newRouter } from "../../lib/router";
 import { ownedBy } from "../../lib/scope";
 import { validate } from "../../lib/validation";
@@ -20,12 +20,7 @@ export const eventsRouter = newRouter()
       query.type === undefined ? undefined : eq(events.type, query.type),
     );
     const page = await paginate(c.get("db"), events, "event", where, query);
-    return c.json({
-      object: "list" as const,
-      url: "/v1/events",
-      has_more: page.has_more,
-      data: page.data.map(serializeEvent),
-    });
+    return c.json(listBody("/v1/events", page, serializeEvent));
   })
   .get("/:id", async (c) => {
     const db = c.get("db");
