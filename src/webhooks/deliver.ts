@@ -111,8 +111,10 @@ async function deliverOne(message: Message<DeliveryMessage>, env: Env): Promise<
   ]);
   const event = eventRows[0];
   const destination = destinationRows[0];
-  // A deleted destination, or one disabled since: deliveries stop.
-  if (!event || !destination || destination.status !== "enabled") {
+  // A deleted destination, or one disabled since: deliveries stop. The scope check repeats
+  // dispatch's, so a stray message can never carry one account's event to another.
+  const sameScope = event?.accountId === destination?.accountId && event?.live === destination?.live;
+  if (!event || !destination || !sameScope || destination.status !== "enabled") {
     message.ack();
     return;
   }
@@ -142,20 +144,23 @@ export async function deliverBatch(batch: MessageBatch<DeliveryMessage>, env: En
 
 /** The dead-letter consumer: a delivery that used its five attempts is recorded as exhausted. */
 export async function recordExhausted(batch: MessageBatch<DeliveryMessage>, env: Env): Promise<void> {
+  if (batch.messages.length === 0) return;
   const db = createDb(env.DB, { rowsRead: 0, rowsWritten: 0 });
-  for (const message of batch.messages) {
-    await db.insert(deliveryAttempts).values({
+  const now = nowIso();
+  // One statement for the batch: it is recorded whole or retried whole, never half.
+  await db.insert(deliveryAttempts).values(
+    batch.messages.map((message) => ({
       id: newId("deliveryAttempt"),
       eventId: message.body.event_id,
       destinationId: message.body.destination_id,
-      // The dead-letter queue counts its own attempts from 1; this was the last of the main queue's.
+      // The dead-letter queue counts its own attempts from 1; this was the main queue's last.
       attempt: MAX_ATTEMPTS,
-      outcome: "exhausted",
+      outcome: "exhausted" as const,
       statusCode: null,
       durationMs: null,
       error: "all attempts failed; no more retries",
-      createdAt: nowIso(),
-    });
-    message.ack();
-  }
+      createdAt: now,
+    })),
+  );
+  for (const message of batch.messages) message.ack();
 }

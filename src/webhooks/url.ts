@@ -6,8 +6,9 @@
  * dotted IPv4, and compresses IPv6. The checks below classify that normalised host, so
  * odd spellings of a private address cannot slip through.
  *
- * Host names are not resolved here: a public name that resolves to a private address must
- * be caught when the delivery connects.
+ * Host names are not resolved: Workers have no DNS API, so a public name that resolves to a
+ * private address is not caught here (outbound fetches from Workers leave from Cloudflare's
+ * network, not from ours).
  */
 
 export type UrlCheck = { ok: true; url: string } | { ok: false; message: string };

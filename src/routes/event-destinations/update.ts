@@ -13,11 +13,17 @@ type Change = Partial<
   Pick<EventDestinationRow, "name" | "url" | "enabledEvents" | "status" | "disabledReason" | "failingSince">
 >;
 
-/** Applies `change` to the caller's destination and returns it with its secret. */
-export async function changeDestination(c: Context<AppEnv>, id: string, change: Change) {
+/** Applies `change` (or what it computes from the current row) and returns the destination with its secret. */
+export async function changeDestination(
+  c: Context<AppEnv>,
+  id: string,
+  changeOf: Change | ((current: EventDestinationRow) => Change),
+) {
   const db = c.get("db");
   const caller = c.get("caller");
   const current = await findDestination(db, caller, id);
+  const change = typeof changeOf === "function" ? changeOf(current) : changeOf;
+  if (Object.keys(change).length === 0) return c.json(serializeDestination(current, { withSecret: true }));
   const next: EventDestinationRow = { ...current, ...change, updatedAt: nowIso() };
   const [updated] = await db.batch([
     db
@@ -39,9 +45,15 @@ export async function updateDestination(c: Context<AppEnv>, id: string, body: Up
   });
 }
 
-/** `POST /v1/event-destinations/:id/enable`: deliveries resume for new events. */
+/**
+ * `POST /v1/event-destinations/:id/enable`: deliveries resume for new events. The failing
+ * streak restarts only when it was disabled: enabling an enabled destination cannot
+ * postpone its 24-hour disable.
+ */
 export function enableDestination(c: Context<AppEnv>, id: string) {
-  return changeDestination(c, id, { status: "enabled", disabledReason: null, failingSince: null });
+  return changeDestination(c, id, (current) =>
+    current.status === "enabled" ? {} : { status: "enabled", disabledReason: null, failingSince: null },
+  );
 }
 
 /** `POST /v1/event-destinations/:id/disable`: deliveries stop, including pending retries. */

@@ -1,0 +1,194 @@
+/**
+ * The outbox sweep (the scheduled handler): events whose dispatch never happened, because
+ * the isolate died between the write and the queue send, are dispatched by the cron.
+ * Deliveries then go through the real local queue to a mocked fetch.
+ */
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import worker from "../../src/index";
+import { nowMs, setClock } from "../../src/lib/clock";
+import { newId } from "../../src/lib/ids";
+import { createAccount, type TestAccount } from "../helpers/accounts";
+import { client, expectStatus } from "../helpers/api";
+import {
+  type Call,
+  captureFetch,
+  dispatchedAt,
+  insertEvent,
+  parseSignature,
+  referenceHmac,
+  sleep,
+} from "../helpers/webhooks";
+
+const SECOND = 1000;
+
+let account: TestAccount;
+let calls: Call[];
+let restoreClock: (() => void) | undefined;
+
+async function createDestination(key: string, enabledEvents: string[] = ["*"]) {
+  const res = await client(key).post("/v1/event-destinations", {
+    name: "hooks",
+    url: `https://hooks.example.com/${crypto.randomUUID()}`,
+    enabled_events: enabledEvents,
+  });
+  expectStatus(res, 201);
+  return res.body as { id: string; url: string; secret: string };
+}
+
+/**
+ * A customer.created event as a request leaves it when its isolate dies right after the
+ * write: committed, never dispatched. `ageMs` is how old it is by the app's clock.
+ */
+function insertUndispatched(ageMs: number, options: { live?: boolean } = {}): Promise<string> {
+  return insertEvent(account.id, { ageMs, dispatchedAt: null, ...options });
+}
+
+async function runSweep(): Promise<void> {
+  const ctx = createExecutionContext();
+  await worker.scheduled(createScheduledController({ scheduledTime: nowMs(), cron: "* * * * *" }), env, ctx);
+  await waitOnExecutionContext(ctx);
+}
+
+const eventIdsTo = (dest: { url: string }) =>
+  calls.filter((c) => c.url === dest.url).map((c) => JSON.parse(c.body).id);
+
+async function expectDelivered(dest: { url: string }, eventId: string): Promise<Call> {
+  await vi.waitFor(() => expect(eventIdsTo(dest)).toContain(eventId), { timeout: 5000, interval: 10 });
+  return calls.find((c) => c.url === dest.url && JSON.parse(c.body).id === eventId) as Call;
+}
+
+beforeEach(async () => {
+  account = await createAccount();
+  calls = captureFetch().calls;
+});
+
+afterEach(() => {
+  restoreClock?.();
+  restoreClock = undefined;
+  vi.restoreAllMocks();
+});
+
+describe("the scheduled outbox sweep", () => {
+  it("re-dispatches an event older than the 60 s grace that was never dispatched, and it is delivered signed", async () => {
+    const dest = await createDestination(account.testKey);
+    const eventId = await insertUndispatched(2 * 60 * SECOND);
+    expect(await dispatchedAt(eventId)).toBeNull();
+
+    await runSweep();
+    expect(await dispatchedAt(eventId)).not.toBeNull();
+
+    const call = await expectDelivered(dest, eventId);
+    const body = JSON.parse(call.body);
+    expect(body).toMatchObject({ id: eventId, object: "event", type: "customer.created", live: false });
+    expect(body).not.toHaveProperty("data");
+    const signature = parseSignature(call.headers.get("service-signature"));
+    expect(signature?.v1).toBe(await referenceHmac(dest.secret, `${signature?.t}.${call.body}`));
+  });
+
+  it("leaves events younger than 60 s alone, and picks them up once they are 60 s old", async () => {
+    const now = Date.now();
+    restoreClock = setClock(() => now);
+    const dest = await createDestination(account.testKey);
+    const young = await insertUndispatched(59 * SECOND);
+    const old = await insertUndispatched(61 * SECOND);
+
+    await runSweep();
+    expect(await dispatchedAt(old)).not.toBeNull();
+    expect(await dispatchedAt(young)).toBeNull();
+    await expectDelivered(dest, old);
+    await sleep(300);
+    expect(eventIdsTo(dest)).not.toContain(young);
+
+    restoreClock();
+    restoreClock = setClock(() => now + SECOND);
+    await runSweep();
+    expect(await dispatchedAt(young)).not.toBeNull();
+    await expectDelivered(dest, young);
+  });
+
+  it("does not re-dispatch events that were already dispatched", async () => {
+    const dest = await createDestination(account.testKey);
+    const done = await insertEvent(account.id, {
+      ageMs: 10 * 60 * SECOND,
+      dispatchedAt: new Date(nowMs() - 9 * 60 * SECOND).toISOString(),
+    });
+    const pending = await insertUndispatched(10 * 60 * SECOND);
+
+    // An event dispatched by its own request, through the API.
+    const customer = await client(account.testKey).post("/v1/customers", {
+      name: "Acme Servicios SL",
+      tax_id: { country: "ES", type: "es_nif", value: "B12345674" },
+    });
+    expectStatus(customer, 201);
+    await vi.waitFor(() => expect(eventIdsTo(dest)).toHaveLength(1), { timeout: 5000 });
+    const viaApi = eventIdsTo(dest)[0] as string;
+    await vi.waitFor(async () => expect(await dispatchedAt(viaApi)).not.toBeNull(), { timeout: 5000 });
+    const before = await dispatchedAt(done);
+
+    await runSweep();
+    await expectDelivered(dest, pending);
+    await sleep(300);
+    expect(eventIdsTo(dest).sort()).toEqual([pending, viaApi].sort());
+    expect(await dispatchedAt(done)).toBe(before);
+  });
+
+  it("dispatches a swept event only to enabled destinations of its account and environment subscribed to its type", async () => {
+    const subscribed = await createDestination(account.testKey, ["customer.created"]);
+    const otherType = await createDestination(account.testKey, ["customer.deleted"]);
+    const live = await createDestination(account.liveKey);
+    const disabled = await createDestination(account.testKey);
+    expectStatus(await client(account.testKey).post(`/v1/event-destinations/${disabled.id}/disable`), 200);
+    const stranger = await createDestination((await createAccount()).testKey);
+    const eventId = await insertUndispatched(5 * 60 * SECOND);
+
+    await runSweep();
+    await expectDelivered(subscribed, eventId);
+    await sleep(300);
+    for (const dest of [otherType, live, disabled, stranger]) expect(eventIdsTo(dest)).toEqual([]);
+  });
+
+  it("a swept event with no subscribed destination is marked dispatched and not swept again", async () => {
+    const eventId = await insertUndispatched(5 * 60 * SECOND, { live: true });
+    await runSweep();
+    const first = await dispatchedAt(eventId);
+    expect(first).not.toBeNull();
+    await runSweep();
+    expect(await dispatchedAt(eventId)).toBe(first);
+  });
+});
+
+describe("the sweep under a backlog", () => {
+  it("drains a backlog larger than one run (200 events) and than one D1 statement's parameters over successive runs", async () => {
+    const dest = await createDestination(account.testKey);
+    const createdAt = new Date(nowMs() - 5 * 60 * SECOND).toISOString();
+    const ids = Array.from({ length: 250 }, () => newId("event"));
+    await env.DB.batch(
+      ids.map((id) =>
+        env.DB.prepare(
+          "INSERT INTO events (id, account_id, live, type, data, related_object_id, related_object_type, created_at, dispatched_at) VALUES (?, ?, 0, 'customer.created', '{}', ?, 'customer', ?, NULL)",
+        ).bind(id, account.id, `cus_${id.slice(4)}`, createdAt),
+      ),
+    );
+    const undispatched = async () =>
+      (
+        await env.DB.prepare(
+          "SELECT id FROM events WHERE account_id = ? AND dispatched_at IS NULL ORDER BY id",
+        )
+          .bind(account.id)
+          .all<{ id: string }>()
+      ).results.map((r) => r.id);
+
+    await runSweep();
+    // Oldest first, at most 200 a run.
+    expect(await undispatched()).toEqual(ids.slice(200));
+    await runSweep();
+    expect(await undispatched()).toEqual([]);
+    await vi.waitFor(() => expect(new Set(eventIdsTo(dest)).size).toBe(250), {
+      timeout: 15_000,
+      interval: 20,
+    });
+    expect(new Set(eventIdsTo(dest))).toEqual(new Set(ids));
+  });
+});
