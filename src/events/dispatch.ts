@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, lte } from "drizzle-orm";
 import { createDb } from "../db/client";
-import { eventDestinations, events } from "../db/schema";
+import { type EventRow, eventDestinations, events } from "../db/schema";
 import { nowIso, nowMs } from "../lib/clock";
 
 export type DeliveryMessage = { event_id: string; destination_id: string };
@@ -35,8 +35,13 @@ async function dispatchChunk(env: Env, eventIds: string[]): Promise<void> {
     .select()
     .from(events)
     .where(and(inArray(events.id, eventIds), isNull(events.dispatchedAt)));
-  if (pending.length === 0) return;
+  await dispatchRows(env, pending);
+}
 
+/** Queues the deliveries of events already in hand, then marks them dispatched. */
+async function dispatchRows(env: Env, pending: EventRow[]): Promise<void> {
+  if (pending.length === 0) return;
+  const db = createDb(env.DB, { rowsRead: 0, rowsWritten: 0 });
   const messages: { body: DeliveryMessage }[] = [];
   const destinationsByScope = new Map<string, (typeof eventDestinations.$inferSelect)[]>();
   for (const event of pending) {
@@ -93,16 +98,17 @@ export async function sweepUndispatched(env: Env): Promise<number> {
 }
 
 /**
- * After a request's write committed: dispatch its events without delaying the response.
- * If this never runs to the end, the cron sweep picks the events up.
+ * After a request's write committed: dispatch its events (the rows it wrote, so they are not
+ * read back) without delaying the response. If this never runs to the end, the cron sweep
+ * picks the events up.
  */
 export function dispatchAfterResponse(
   ctx: { waitUntil(promise: Promise<unknown>): void },
   env: Env,
-  eventIds: string[],
+  written: EventRow[],
 ): void {
   ctx.waitUntil(
-    dispatchEvents(env, eventIds).catch((err) =>
+    dispatchRows(env, written).catch((err) =>
       console.error(JSON.stringify({ event: "dispatch_error", error: String(err) })),
     ),
   );

@@ -20,6 +20,7 @@ type Related = { id: string; object: RelatedObjectType };
  * @example
  * const event = recordEvent(db, caller, "customer.updated", customer, { whileExists: [customers, customers.id] });
  * await db.batch([update, event.query]);
+ * dispatchAfterResponse(c.executionCtx, c.env, [event.row]);
  */
 export function recordEvent(
   db: Database,
@@ -39,7 +40,7 @@ export function recordEvent(
     createdAt: nowIso(),
     dispatchedAt: null,
   };
-  if (!options.whileExists) return { id: row.id, query: db.insert(events).values(row) };
+  if (!options.whileExists) return { id: row.id, row, query: db.insert(events).values(row) };
 
   const [table, column] = options.whileExists;
   const value = (v: string | number | null) => sql`${v}`;
@@ -59,5 +60,5 @@ export function recordEvent(
       .from(table)
       .where(eq(column, object.id)),
   );
-  return { id: row.id, query };
+  return { id: row.id, row, query };
 }

@@ -43,7 +43,7 @@ export async function createCustomer(c: Context<AppEnv>, body: CreateCustomerBod
     const event = recordEvent(db, caller, "customer.created", customer);
     try {
       await db.batch([db.insert(customers).values(row), event.query]);
-      dispatchAfterResponse(c.executionCtx, c.env, [event.id]);
+      dispatchAfterResponse(c.executionCtx, c.env, [event.row]);
       return c.json(customer, 201);
     } catch (err) {
       if (!isUniqueViolation(err, "invoice_prefix")) throw err;

@@ -30,6 +30,6 @@ export async function deleteCustomer(c: Context<AppEnv>, id: string) {
       .returning({ id: customers.id }),
   ]);
   if (deleted.length === 0) throw notFound("customer", id);
-  dispatchAfterResponse(c.executionCtx, c.env, [event.id]);
+  dispatchAfterResponse(c.executionCtx, c.env, [event.row]);
   return c.body(null, 204);
 }

@@ -53,6 +53,6 @@ export async function updateCustomer(c: Context<AppEnv>, id: string, body: Updat
     if (isUniqueViolation(err, "invoice_prefix")) throw prefixTaken(next.invoicePrefix);
     throw err;
   }
-  dispatchAfterResponse(c.executionCtx, c.env, [event.id]);
+  dispatchAfterResponse(c.executionCtx, c.env, [event.row]);
   return c.json(customer);
 }

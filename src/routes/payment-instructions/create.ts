@@ -28,6 +28,6 @@ export async function createPaymentInstruction(c: Context<AppEnv>, body: CreateP
   const instruction = serializePaymentInstruction(row);
   const event = recordEvent(db, caller, "payment_instruction.created", instruction);
   await db.batch([db.insert(paymentInstructions).values(row), event.query]);
-  dispatchAfterResponse(c.executionCtx, c.env, [event.id]);
+  dispatchAfterResponse(c.executionCtx, c.env, [event.row]);
   return c.json(instruction, 201);
 }

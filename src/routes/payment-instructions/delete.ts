@@ -39,6 +39,6 @@ export async function deletePaymentInstruction(c: Context<AppEnv>, id: string) {
       `Payment instruction '${id}' is in the account's default_payment_instructions: remove it there first (PATCH /v1/account).`,
     );
   }
-  dispatchAfterResponse(c.executionCtx, c.env, [event.id]);
+  dispatchAfterResponse(c.executionCtx, c.env, [event.row]);
   return c.body(null, 204);
 }

@@ -54,6 +54,6 @@ export async function updatePaymentInstruction(
     event.query,
   ]);
   if (updated.length === 0) throw notFound("payment instruction", id);
-  dispatchAfterResponse(c.executionCtx, c.env, [event.id]);
+  dispatchAfterResponse(c.executionCtx, c.env, [event.row]);
   return c.json(instruction);
 }
