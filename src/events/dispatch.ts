@@ -98,17 +98,20 @@ export async function sweepUndispatched(env: Env): Promise<number> {
 }
 
 /**
- * After a request's write committed: dispatch its events (the rows it wrote, so they are not
- * read back) without delaying the response. If this never runs to the end, the cron sweep
- * picks the events up.
+ * After a request's write committed: dispatch its event (the row in hand, not read back)
+ * without delaying the response, unless the insert found no destination and wrote it
+ * already dispatched (`written`: what the event insert returned). If this never runs to the
+ * end, the cron sweep picks the event up.
  */
 export function dispatchAfterResponse(
   ctx: { waitUntil(promise: Promise<unknown>): void },
   env: Env,
-  written: EventRow[],
+  event: EventRow,
+  written: { dispatchedAt: string | null }[],
 ): void {
+  if (written[0]?.dispatchedAt !== null) return;
   ctx.waitUntil(
-    dispatchRows(env, written).catch((err) =>
+    dispatchRows(env, [event]).catch((err) =>
       console.error(JSON.stringify({ event: "dispatch_error", error: String(err) })),
     ),
   );

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "../db/client";
-import { events } from "../db/schema";
+import { eventDestinations, events } from "../db/schema";
 import type { Caller } from "../env";
 import { nowIso } from "../lib/clock";
 import { newId } from "../lib/ids";
@@ -17,10 +17,14 @@ type Related = { id: string; object: RelatedObjectType };
  * batch (`INSERT … SELECT … FROM <table> WHERE id = ?`): an update or delete that matched
  * nothing, because of a concurrent delete, records nothing.
  *
+ * The event is born dispatched when its account and environment have no enabled
+ * destination (decided inside the same transaction), so the common write costs no further
+ * D1 round trip; `query` returns `dispatched_at` to say which case it was.
+ *
  * @example
  * const event = recordEvent(db, caller, "customer.updated", customer, { whileExists: [customers, customers.id] });
- * await db.batch([update, event.query]);
- * dispatchAfterResponse(c.executionCtx, c.env, [event.row]);
+ * const [, written] = await db.batch([update, event.query]);
+ * dispatchAfterResponse(c.executionCtx, c.env, event.row, written);
  */
 export function recordEvent(
   db: Database,
@@ -40,25 +44,40 @@ export function recordEvent(
     createdAt: nowIso(),
     dispatchedAt: null,
   };
-  if (!options.whileExists) return { id: row.id, row, query: db.insert(events).values(row) };
+  const d = eventDestinations;
+  const dispatchedAt = sql`CASE WHEN EXISTS (SELECT 1 FROM ${d} WHERE ${d.accountId} = ${row.accountId} AND ${d.live} = ${row.live ? 1 : 0} AND ${d.status} = 'enabled') THEN NULL ELSE ${row.createdAt} END`;
+  const returning = { dispatchedAt: events.dispatchedAt };
+  if (!options.whileExists) {
+    return {
+      id: row.id,
+      row,
+      query: db
+        .insert(events)
+        .values({ ...row, dispatchedAt })
+        .returning(returning),
+    };
+  }
 
   const [table, column] = options.whileExists;
   const value = (v: string | number | null) => sql`${v}`;
-  const query = db.insert(events).select(
-    db
-      .select({
-        id: value(row.id).as("id"),
-        accountId: value(row.accountId).as("account_id"),
-        live: value(row.live ? 1 : 0).as("live"),
-        type: value(row.type).as("type"),
-        data: value(row.data).as("data"),
-        relatedObjectId: value(row.relatedObjectId).as("related_object_id"),
-        relatedObjectType: value(row.relatedObjectType).as("related_object_type"),
-        createdAt: value(row.createdAt).as("created_at"),
-        dispatchedAt: value(null).as("dispatched_at"),
-      })
-      .from(table)
-      .where(eq(column, object.id)),
-  );
+  const query = db
+    .insert(events)
+    .select(
+      db
+        .select({
+          id: value(row.id).as("id"),
+          accountId: value(row.accountId).as("account_id"),
+          live: value(row.live ? 1 : 0).as("live"),
+          type: value(row.type).as("type"),
+          data: value(row.data).as("data"),
+          relatedObjectId: value(row.relatedObjectId).as("related_object_id"),
+          relatedObjectType: value(row.relatedObjectType).as("related_object_type"),
+          createdAt: value(row.createdAt).as("created_at"),
+          dispatchedAt: sql`${dispatchedAt}`.as("dispatched_at"),
+        })
+        .from(table)
+        .where(eq(column, object.id)),
+    )
+    .returning(returning);
   return { id: row.id, row, query };
 }

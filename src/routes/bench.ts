@@ -4,6 +4,7 @@ import { customers } from "../db/schema";
 import { newId } from "../lib/ids";
 import { paginate } from "../lib/pagination";
 import { newRouter } from "../lib/router";
+import { CATALOG_KEYS, catalogDocuments } from "../tax/documents";
 import { likeCondition } from "./customers/search";
 import { serializeCustomer } from "./customers/serialize";
 
@@ -14,6 +15,12 @@ import { serializeCustomer } from "./customers/serialize";
  */
 export const benchRoutes = newRouter()
   .use(async (c, next) => (c.env.APP_ENV === "development" ? next() : c.notFound()))
+  // The catalog's bytes as a plain static response: the fair floor for the KV-served route.
+  .get("/static-catalog", (c) =>
+    c.body(catalogDocuments().get(CATALOG_KEYS.regime("es")) ?? "", 200, {
+      "Content-Type": "application/json",
+    }),
+  )
   .get("/d1-read/:id", async (c) => {
     const row = await c.env.DB.prepare("SELECT * FROM customers WHERE id = ?")
       .bind(c.req.param("id"))

@@ -42,8 +42,8 @@ export async function createCustomer(c: Context<AppEnv>, body: CreateCustomerBod
     const customer = serializeCustomer(row);
     const event = recordEvent(db, caller, "customer.created", customer);
     try {
-      await db.batch([db.insert(customers).values(row), event.query]);
-      dispatchAfterResponse(c.executionCtx, c.env, [event.row]);
+      const [, written] = await db.batch([db.insert(customers).values(row), event.query]);
+      dispatchAfterResponse(c.executionCtx, c.env, event.row, written);
       return c.json(customer, 201);
     } catch (err) {
       if (!isUniqueViolation(err, "invoice_prefix")) throw err;

@@ -22,7 +22,7 @@ export async function deleteCustomer(c: Context<AppEnv>, id: string) {
   const event = recordEvent(db, caller, "customer.deleted", serializeCustomer(current), {
     whileExists: [customers, customers.id],
   });
-  const [, deleted] = await db.batch([
+  const [written, deleted] = await db.batch([
     event.query,
     db
       .delete(customers)
@@ -30,6 +30,6 @@ export async function deleteCustomer(c: Context<AppEnv>, id: string) {
       .returning({ id: customers.id }),
   ]);
   if (deleted.length === 0) throw notFound("customer", id);
-  dispatchAfterResponse(c.executionCtx, c.env, [event.row]);
+  dispatchAfterResponse(c.executionCtx, c.env, event.row, written);
   return c.body(null, 204);
 }

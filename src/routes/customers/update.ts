@@ -39,7 +39,7 @@ export async function updateCustomer(c: Context<AppEnv>, id: string, body: Updat
     whileExists: [customers, customers.id],
   });
   try {
-    const [updated] = await db.batch([
+    const [updated, written] = await db.batch([
       db
         .update(customers)
         .set(changes)
@@ -49,10 +49,10 @@ export async function updateCustomer(c: Context<AppEnv>, id: string, body: Updat
     ]);
     // Deleted between the read and the write.
     if (updated.length === 0) throw notFound("customer", id);
+    dispatchAfterResponse(c.executionCtx, c.env, event.row, written);
   } catch (err) {
     if (isUniqueViolation(err, "invoice_prefix")) throw prefixTaken(next.invoicePrefix);
     throw err;
   }
-  dispatchAfterResponse(c.executionCtx, c.env, [event.row]);
   return c.json(customer);
 }

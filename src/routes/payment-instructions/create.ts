@@ -27,7 +27,7 @@ export async function createPaymentInstruction(c: Context<AppEnv>, body: CreateP
   };
   const instruction = serializePaymentInstruction(row);
   const event = recordEvent(db, caller, "payment_instruction.created", instruction);
-  await db.batch([db.insert(paymentInstructions).values(row), event.query]);
-  dispatchAfterResponse(c.executionCtx, c.env, [event.row]);
+  const [, written] = await db.batch([db.insert(paymentInstructions).values(row), event.query]);
+  dispatchAfterResponse(c.executionCtx, c.env, event.row, written);
   return c.json(instruction, 201);
 }

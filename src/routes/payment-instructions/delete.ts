@@ -24,7 +24,7 @@ export async function deletePaymentInstruction(c: Context<AppEnv>, id: string) {
     whileExists: [paymentInstructions, paymentInstructions.id],
   });
   try {
-    const [, deleted] = await db.batch([
+    const [written, deleted] = await db.batch([
       event.query,
       db
         .delete(paymentInstructions)
@@ -32,6 +32,7 @@ export async function deletePaymentInstruction(c: Context<AppEnv>, id: string) {
         .returning({ id: paymentInstructions.id }),
     ]);
     if (deleted.length === 0) throw notFound("payment instruction", id);
+    dispatchAfterResponse(c.executionCtx, c.env, event.row, written);
   } catch (err) {
     if (!isForeignKeyViolation(err)) throw err;
     throw new ApiError(
@@ -39,6 +40,5 @@ export async function deletePaymentInstruction(c: Context<AppEnv>, id: string) {
       `Payment instruction '${id}' is in the account's default_payment_instructions: remove it there first (PATCH /v1/account).`,
     );
   }
-  dispatchAfterResponse(c.executionCtx, c.env, [event.row]);
   return c.body(null, 204);
 }

@@ -39,7 +39,7 @@ export async function updatePaymentInstruction(
   const event = recordEvent(db, caller, "payment_instruction.updated", instruction, {
     whileExists: [paymentInstructions, paymentInstructions.id],
   });
-  const [updated] = await db.batch([
+  const [updated, written] = await db.batch([
     db
       .update(paymentInstructions)
       .set({
@@ -54,6 +54,6 @@ export async function updatePaymentInstruction(
     event.query,
   ]);
   if (updated.length === 0) throw notFound("payment instruction", id);
-  dispatchAfterResponse(c.executionCtx, c.env, [event.row]);
+  dispatchAfterResponse(c.executionCtx, c.env, event.row, written);
   return c.json(instruction);
 }
