@@ -32,7 +32,11 @@ describe("events are born dispatched when nobody listens", () => {
     const live = client(account.liveKey);
     const test = client(account.testKey);
     expectStatus(
-      await live.post("/v1/event-destinations", { name: "l", url: "https://hooks.example.com/l", enabled_events: ["*"] }),
+      await live.post("/v1/event-destinations", {
+        name: "l",
+        url: "https://hooks.example.com/l",
+        enabled_events: ["*"],
+      }),
       201,
     );
     const disabled = await test.post("/v1/event-destinations", {
@@ -51,7 +55,11 @@ describe("events are born dispatched when nobody listens", () => {
     const account = await createAccount();
     const api = client(account.testKey);
     expectStatus(
-      await api.post("/v1/event-destinations", { name: "t", url: "https://hooks.example.com/t", enabled_events: ["*"] }),
+      await api.post("/v1/event-destinations", {
+        name: "t",
+        url: "https://hooks.example.com/t",
+        enabled_events: ["*"],
+      }),
       201,
     );
     const res = await api.post("/v1/customers", customer);

@@ -66,6 +66,26 @@ describe("a list page reads O(limit) rows whatever the table size", () => {
     expect(rowsRead(next)).toBeLessThanOrEqual(25 + 2);
   });
 
+  it("a selective search is driven by the trigram index: it reads the matches, not the account's rows", async () => {
+    const res = await api.get("/v1/customers?q=LOCAL4321");
+    expectStatus(res, 200);
+    expect(res.body.data.map((c: { tax_id: { value: string } }) => c.tax_id.value)).toEqual(["LOCAL4321"]);
+    expect(rowsRead(res)).toBeLessThan(100);
+  });
+
+  it("a search page after a cursor stays driven by the matches", async () => {
+    const first = await api.get("/v1/customers?q=Customer%20499&limit=5");
+    expectStatus(first, 200);
+    expect(first.body.data).toHaveLength(5);
+    const next = await api.get(
+      `/v1/customers?q=Customer%20499&limit=5&starting_after=${first.body.data.at(-1).id}`,
+    );
+    expectStatus(next, 200);
+    expect(next.body.data).toHaveLength(5);
+    // "Customer 499" and "Customer 4990".."Customer 4999": 11 matches, however many customers.
+    expect(rowsRead(next)).toBeLessThan(200);
+  });
+
   it("a retrieve reads one row", async () => {
     const res = await api.get(`/v1/customers/${ids[1234]}`);
     expectStatus(res, 200);

@@ -5,15 +5,15 @@ import type { AppEnv } from "../../env";
 import { listBody, paginate } from "../../lib/pagination";
 import { ownedBy } from "../../lib/scope";
 import type { listCustomersQuery } from "./schemas";
-import { searchCondition } from "./search";
+import { searchScope } from "./search";
 import { serializeCustomer } from "./serialize";
 
 /** `GET /v1/customers` */
 export async function listCustomers(c: Context<AppEnv>, query: typeof listCustomersQuery._output) {
+  const caller = c.get("caller");
   const where = and(
-    ownedBy(customers, c.get("caller")),
+    query.q === undefined || query.q === "" ? ownedBy(customers, caller) : searchScope(query.q, caller),
     query.country === undefined ? undefined : eq(customers.filterCountry, query.country),
-    query.q === undefined || query.q === "" ? undefined : searchCondition(query.q),
   );
   const page = await paginate(c.get("db"), customers, "customer", where, query);
   return c.json(listBody("/v1/customers", page, serializeCustomer));

@@ -1,21 +1,35 @@
-import { like, or, type SQL, sql } from "drizzle-orm";
+import { and, eq, like, or, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { customers } from "../../db/schema";
+import type { Caller } from "../../env";
+import { ownedBy } from "../../lib/scope";
 
 // The trigram index answers substrings of three characters or more.
 const FTS_MIN_CHARS = 3;
 
 /**
- * `q` as a condition: case-insensitive substring over id, name, Tax ID value and email,
- * with `%` and `_` literal. Three characters or more use the FTS5 trigram index (a phrase
- * query is a substring match there); shorter strings scan the caller's customers with LIKE.
+ * The caller's customers matching `q`: case-insensitive substring over id, name, Tax ID
+ * value and email, with `%` and `_` literal.
+ *
+ * Three characters or more use the FTS5 trigram index (a phrase query is a substring match
+ * there), and the query must be driven by it: left alone, SQLite walks the list index
+ * `(account_id, live, id)` for the page order and probes the matches row by row, reading
+ * every customer of the account when few match. The unary `+` keeps `account_id` off every
+ * index, so the plan is: matches → primary-key lookups → sort. It costs O(matches).
+ *
+ * One or two characters scan the caller's customers with LIKE in list order, stopping at a
+ * full page.
  */
-export function searchCondition(q: string): SQL | undefined {
+export function searchScope(q: string, caller: Caller): SQL | undefined {
   if ([...q].length >= FTS_MIN_CHARS) {
     const phrase = `"${q.replaceAll('"', '""')}"`;
-    return sql`${customers.seq} IN (SELECT rowid FROM customers_fts WHERE customers_fts MATCH ${phrase})`;
+    return and(
+      sql`+${customers.accountId} = ${caller.accountId}`,
+      eq(customers.live, caller.live),
+      sql`${customers.seq} IN (SELECT rowid FROM customers_fts WHERE customers_fts MATCH ${phrase})`,
+    );
   }
-  return likeCondition(q);
+  return and(ownedBy(customers, caller), likeCondition(q));
 }
 
 /**
