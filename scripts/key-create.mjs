@@ -43,7 +43,7 @@ if (values["new-account"]) {
 // 32 random bytes, base64url: 256 bits, so the SHA-256 lookup needs no salt or slow hash.
 const key = `sk_${values.mode}_${randomBytes(32).toString("base64url")}`;
 statements.push(
-  `INSERT INTO api_keys (id, account_id, live, key_hash, key_hint, created_at) SELECT ${lit(newId("key"))}, id, ${values.mode === "live" ? 1 : 0}, ${lit(sha256Hex(key))}, ${lit(key.slice(-4))}, ${lit(now)} FROM accounts WHERE id = ${lit(accountId)};`,
+  `INSERT INTO api_keys (id, account_id, live, key_hash, key_hint, created_at) SELECT ${lit(newId("key"))}, id, ${values.mode === "live" ? 1 : 0}, ${lit(sha256Hex(key))}, ${lit(key.slice(-4))}, ${lit(now)} FROM accounts WHERE id = ${lit(accountId)} RETURNING id;`,
 );
 
 const out = wrangler(
@@ -58,7 +58,8 @@ const out = wrangler(
   ],
   { capture: true },
 );
-const written = JSON.parse(out).reduce((n, r) => n + (r.meta?.changes ?? 0), 0);
+// Local `--json` output carries no change counts, so the key insert returns its row instead.
+const written = JSON.parse(out).at(-1)?.results?.length ?? 0;
 if (written === 0) fail(`No account ${accountId}: no key was created.`);
 
 console.log(`Account: ${accountId}`);
