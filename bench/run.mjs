@@ -3,6 +3,7 @@
 //
 //   npm run bench                          # 10,000 and 100,000 customers, 10 s per scenario
 //   npm run bench -- --sizes 10000 --duration 5
+//   npm run bench -- --sizes 100000 --only "insert,POST /v1/customers"
 //
 // Everything runs on 127.0.0.1 against a server this script starts on its own state
 // directory (bench/.state), so the dev database is untouched.
@@ -17,6 +18,8 @@ const { values } = parseArgs({
     duration: { type: "string", default: "10" },
     connections: { type: "string", default: "10" },
     port: { type: "string", default: "8788" },
+    // Comma-separated substrings of scenario names, e.g. --only "insert,POST /v1/customers".
+    only: { type: "string" },
   },
 });
 const SIZES = values.sizes.split(",").map(Number);
@@ -219,7 +222,10 @@ for (const size of SIZES) {
   const server = await startServer();
   try {
     results[size] = [];
-    for (const [name, request] of scenarios(ids)) results[size].push(await measure(name, request));
+    const wanted = values.only?.split(",") ?? [""];
+    for (const [name, request] of scenarios(ids)) {
+      if (wanted.some((w) => name.includes(w))) results[size].push(await measure(name, request));
+    }
   } finally {
     process.kill(-server.pid, "SIGTERM");
     await new Promise((r) => setTimeout(r, 1500));
@@ -232,7 +238,7 @@ writeFileSync(file, JSON.stringify({ duration: DURATION, connections: CONNECTION
 
 for (const size of SIZES) {
   const rows = results[size];
-  const floorOf = (n) => rows.find((r) => r.name.startsWith(n)).rps;
+  const floorOf = (n) => rows.find((r) => r.name.startsWith(n))?.rps ?? Number.NaN;
   console.log(`\n### ${size.toLocaleString("en")} customers\n`);
   console.log("| scenario | req/s | p50 ms | p99 ms | D1 rows read / request | vs floor |");
   console.log("|---|---|---|---|---|---|");

@@ -88,7 +88,7 @@ export async function sweepUndispatched(env: Env): Promise<number> {
     .select({ id: events.id })
     .from(events)
     .where(and(isNull(events.dispatchedAt), lte(events.createdAt, cutoff)))
-    .orderBy(asc(events.id))
+    .orderBy(asc(events.createdAt), asc(events.id))
     .limit(SWEEP_LIMIT);
   await dispatchEvents(
     env,

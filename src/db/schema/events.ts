@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { EVENT_TYPES } from "../../events/types";
 import { accounts } from "./accounts";
@@ -22,7 +23,8 @@ export const events = sqliteTable(
   (t) => [
     index("events_list_idx").on(t.accountId, t.live, t.id),
     index("events_type_idx").on(t.accountId, t.live, t.type, t.id),
-    index("events_undispatched_idx").on(t.dispatchedAt, t.id),
+    // Partial: only what the sweep looks for, so the usual event (born dispatched) skips it.
+    index("events_undispatched_idx").on(t.createdAt, t.id).where(sql`${t.dispatchedAt} IS NULL`),
   ],
 );
 
