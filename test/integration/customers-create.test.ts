@@ -1,19 +1,15 @@
-import { env } from "cloudflare:workers";
+
 import { beforeAll, describe, expect, it } from "vitest";
 import { createAccount, type TestAccount } from "../helpers/accounts";
 import { client, expectStatus } from "../helpers/api";
+import { countRows } from "../helpers/db";
 
 const validCustomer = {
   name: "Acme Servicios SL",
   tax_id: { country: "ES", type: "es_nif", value: "B12345674" },
 };
 
-async function customerCount(accountId: string): Promise<number> {
-  const row = await env.DB.prepare("SELECT count(*) AS n FROM customers WHERE account_id = ?")
-    .bind(accountId)
-    .first<{ n: number }>();
-  return row?.n ?? 0;
-}
+const customerCount = (accountId: string) => countRows("customers", accountId);
 
 describe("POST /v1/customers", () => {
   let account: TestAccount;

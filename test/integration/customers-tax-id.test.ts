@@ -1,7 +1,8 @@
-import { env } from "cloudflare:workers";
+
 import { beforeAll, describe, expect, it } from "vitest";
 import { createAccount, type TestAccount } from "../helpers/accounts";
 import { client, expectStatus } from "../helpers/api";
+import { countRows } from "../helpers/db";
 import { expectError } from "../helpers/security";
 
 type TaxIdInput = { country: string; type: string; value: string };
@@ -14,10 +15,7 @@ describe("Tax ID rules through the API", () => {
     api = client(account.testKey);
   });
 
-  const customerCount = async () =>
-    (await env.DB.prepare("SELECT count(*) AS n FROM customers WHERE account_id = ?")
-      .bind(account.id)
-      .first<number>("n")) ?? 0;
+  const customerCount = () => countRows("customers", account.id);
 
   async function created(tax_id: TaxIdInput) {
     const res = await api.post("/v1/customers", { name: "Tax ID holder", tax_id });

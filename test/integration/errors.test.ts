@@ -1,7 +1,8 @@
-import { env, exports } from "cloudflare:workers";
+import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createAccount, type TestAccount } from "../helpers/accounts";
 import { type ApiResponse, client, expectStatus, request } from "../helpers/api";
+import { countRows } from "../helpers/db";
 import { expectError } from "../helpers/security";
 
 const validCustomer = {
@@ -37,10 +38,7 @@ describe("error model", () => {
     auth = { authorization: `Bearer ${account.testKey}` };
   });
 
-  const customerCount = async () =>
-    (await env.DB.prepare("SELECT count(*) AS n FROM customers WHERE account_id = ?")
-      .bind(account.id)
-      .first<number>("n")) ?? 0;
+  const customerCount = () => countRows("customers", account.id);
 
   describe("routes and request ids", () => {
     it.each([

@@ -1,7 +1,8 @@
-import { env } from "cloudflare:workers";
+
 import { beforeAll, describe, expect, it } from "vitest";
 import { createAccount, type TestAccount } from "../helpers/accounts";
 import { client, expectStatus } from "../helpers/api";
+import { countRows } from "../helpers/db";
 import { expectError } from "../helpers/security";
 
 /**
@@ -15,12 +16,7 @@ const validDestination = {
   enabled_events: ["customer.created"],
 };
 
-async function destinationCount(accountId: string): Promise<number> {
-  const row = await env.DB.prepare("SELECT count(*) AS n FROM event_destinations WHERE account_id = ?")
-    .bind(accountId)
-    .first<{ n: number }>();
-  return row?.n ?? 0;
-}
+const destinationCount = (accountId: string) => countRows("event_destinations", accountId);
 
 const readDestination = async (key: string, id: string) =>
   (await client(key).get(`/v1/event-destinations/${id}`)).body;

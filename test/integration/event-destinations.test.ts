@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createAccount, type TestAccount } from "../helpers/accounts";
 import { client, expectStatus } from "../helpers/api";
+import { countRows } from "../helpers/db";
 import { expectError } from "../helpers/security";
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -21,12 +22,7 @@ async function createDestination(key: string, overrides: Record<string, unknown>
 const readDestination = async (key: string, id: string) =>
   (await client(key).get(`/v1/event-destinations/${id}`)).body;
 
-async function destinationCount(accountId: string): Promise<number> {
-  const row = await env.DB.prepare("SELECT count(*) AS n FROM event_destinations WHERE account_id = ?")
-    .bind(accountId)
-    .first<{ n: number }>();
-  return row?.n ?? 0;
-}
+const destinationCount = (accountId: string) => countRows("event_destinations", accountId);
 
 /** The bytes a `whsec_` secret encodes, read as hex or base64/base64url. */
 function secretBytes(secret: string): number {

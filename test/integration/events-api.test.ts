@@ -1,7 +1,8 @@
-import { env } from "cloudflare:workers";
+
 import { beforeAll, describe, expect, it } from "vitest";
 import { createAccount, type TestAccount } from "../helpers/accounts";
 import { client, expectStatus } from "../helpers/api";
+import { countRows } from "../helpers/db";
 import { expectError } from "../helpers/security";
 import { allDispatched } from "../helpers/webhooks";
 
@@ -23,12 +24,7 @@ type Api = ReturnType<typeof client>;
 /** Waits until no background dispatch can race a later assertion on the database. */
 const settled = allDispatched;
 
-async function eventCount(accountId: string): Promise<number> {
-  const row = await env.DB.prepare("SELECT count(*) AS n FROM events WHERE account_id = ?")
-    .bind(accountId)
-    .first<{ n: number }>();
-  return row?.n ?? 0;
-}
+const eventCount = (accountId: string) => countRows("events", accountId);
 
 /** The events of the caller's environment, newest first, through the API. */
 async function listEvents(api: Api, query = "") {

@@ -1,7 +1,8 @@
-import { env, exports } from "cloudflare:workers";
+import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createAccount, type TestAccount } from "../helpers/accounts";
 import { client, expectStatus, request } from "../helpers/api";
+import { countRows } from "../helpers/db";
 import { expectError } from "../helpers/security";
 
 const validCustomer = {
@@ -29,10 +30,7 @@ describe("input hygiene", () => {
     api = client(account.testKey);
   });
 
-  const customerCount = async () =>
-    (await env.DB.prepare("SELECT count(*) AS n FROM customers WHERE account_id = ?")
-      .bind(account.id)
-      .first<number>("n")) ?? 0;
+  const customerCount = () => countRows("customers", account.id);
 
   async function expectCreateRejected(body: unknown, status: number, code: string, param?: string) {
     const before = await customerCount();

@@ -1,7 +1,8 @@
-import { env } from "cloudflare:workers";
+
 import { beforeAll, describe, expect, it } from "vitest";
 import { createAccount, type TestAccount } from "../helpers/accounts";
 import { client, expectStatus } from "../helpers/api";
+import { countRows } from "../helpers/db";
 import { expectError } from "../helpers/security";
 
 const base = { label: "Main account", type: "bank_transfer" };
@@ -10,12 +11,7 @@ const withBankTransfer = (bankTransfer: Record<string, unknown>) => ({
   bank_transfer: { beneficiary: "Acme Servicios SL", ...bankTransfer },
 });
 
-async function instructionCount(accountId: string): Promise<number> {
-  const row = await env.DB.prepare("SELECT count(*) AS n FROM payment_instructions WHERE account_id = ?")
-    .bind(accountId)
-    .first<{ n: number }>();
-  return row?.n ?? 0;
-}
+const instructionCount = (accountId: string) => countRows("payment_instructions", accountId);
 
 /** ISO 13616 check digits for `country` + `bban`, computed here independently of the service. */
 function ibanCheckDigits(country: string, bban: string): string {

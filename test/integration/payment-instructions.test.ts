@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createAccount, type TestAccount } from "../helpers/accounts";
 import { client, expectStatus } from "../helpers/api";
+import { countRows } from "../helpers/db";
 import { describeAuthMatrix, expectError } from "../helpers/security";
 
 const validInstruction = {
@@ -10,12 +11,7 @@ const validInstruction = {
   bank_transfer: { beneficiary: "Acme Servicios SL", iban: "ES9121000418450200051332", bic: "CAIXESBBXXX" },
 };
 
-async function instructionCount(accountId: string): Promise<number> {
-  const row = await env.DB.prepare("SELECT count(*) AS n FROM payment_instructions WHERE account_id = ?")
-    .bind(accountId)
-    .first<{ n: number }>();
-  return row?.n ?? 0;
-}
+const instructionCount = (accountId: string) => countRows("payment_instructions", accountId);
 
 async function createInstruction(key: string, body: unknown = validInstruction): Promise<string> {
   const res = await client(key).post("/v1/payment-instructions", body);
