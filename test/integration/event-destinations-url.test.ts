@@ -1,4 +1,3 @@
-
 import { beforeAll, describe, expect, it } from "vitest";
 import { createAccount, type TestAccount } from "../helpers/accounts";
 import { client, expectStatus } from "../helpers/api";
