@@ -22,7 +22,7 @@ function subscribed(enabledEvents: string[], type: string): boolean {
  * the isolate dies in between, the cron sweep sends them again: deliveries are at least
  * once, and receivers dedupe by event id.
  */
-export async function dispatchEvents(env: Env, eventIds: string[]): Promise<void> {
+async function dispatchEvents(env: Env, eventIds: string[]): Promise<void> {
   for (let i = 0; i < eventIds.length; i += ID_CHUNK) {
     await dispatchChunk(env, eventIds.slice(i, i + ID_CHUNK));
   }

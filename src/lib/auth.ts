@@ -9,16 +9,13 @@ import { ApiError } from "./errors";
 const KEY_FORMAT = /^sk_(test|live)_[A-Za-z0-9_-]{8,120}$/;
 
 // Key lookups are cached per isolate so that most requests cost no extra D1 round trip.
-// A revoked key stops working within CACHE_TTL_MS; unknown keys are cached too, and the
-// map is bounded so random keys cannot grow it without limit.
+// A revoked key stops working within CACHE_TTL_MS; unknown keys are cached briefly too, and
+// the map is bounded so random keys cannot grow it without limit.
 const CACHE_TTL_MS = 30_000;
+// Short, so a key minted just after a failed try works almost at once.
+const UNKNOWN_KEY_TTL_MS = 5_000;
 const CACHE_MAX = 1_000;
 const cache = new Map<string, { caller: Caller | null; expires: number }>();
-
-/** Drops every cached key (tests, and after revoking a key in the same isolate). */
-export function clearKeyCache(): void {
-  cache.clear();
-}
 
 function unauthorized(code: "api_key_missing" | "api_key_invalid", message: string): ApiError {
   return new ApiError(code, message, { headers: { "WWW-Authenticate": 'Bearer realm="api"' } });
@@ -68,6 +65,6 @@ async function lookup(db: AppEnv["Variables"]["db"], key: string): Promise<Calle
   const caller = row && row.live === key.startsWith("sk_live_") ? row : null;
 
   if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
-  cache.set(hash, { caller, expires: nowMs() + CACHE_TTL_MS });
+  cache.set(hash, { caller, expires: nowMs() + (caller ? CACHE_TTL_MS : UNKNOWN_KEY_TTL_MS) });
   return caller;
 }

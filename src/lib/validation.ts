@@ -57,16 +57,6 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 /**
- * Parses `input` with `schema` or throws the first issue as a 400 `ApiError` with `param`.
- */
-export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  const first = result.error.issues[0];
-  throw first ? issueToError(first, input) : new ApiError("parameter_invalid", "Invalid request.");
-}
-
-/**
  * `@hono/zod-validator` with the API's error shape: every route validates through this,
  * so no route can answer a validation failure in another format.
  */
