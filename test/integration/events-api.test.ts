@@ -4,19 +4,9 @@ import { client, expectStatus } from "../helpers/api";
 import { countRows } from "../helpers/db";
 import { expectError } from "../helpers/security";
 import { allDispatched } from "../helpers/webhooks";
+import { createCustomer, createInstruction, validCustomer } from "../helpers/writes";
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-
-const validCustomer = {
-  name: "Acme Servicios SL",
-  tax_id: { country: "ES", type: "es_nif", value: "B12345674" },
-};
-
-const validInstruction = {
-  label: "Main account",
-  type: "bank_transfer",
-  bank_transfer: { beneficiary: "Acme Servicios SL", iban: "ES9121000418450200051332", bic: "CAIXESBBXXX" },
-};
 
 type Api = ReturnType<typeof client>;
 
@@ -29,20 +19,6 @@ const eventCount = (accountId: string) => countRows("events", accountId);
 async function listEvents(api: Api, query = "") {
   const res = await api.get(`/v1/events${query}`);
   expectStatus(res, 200);
-  return res.body;
-}
-
-async function createCustomer(api: Api, body: Record<string, unknown> = validCustomer) {
-  const res = await api.post("/v1/customers", body);
-  expectStatus(res, 201);
-  await settled();
-  return res.body;
-}
-
-async function createInstruction(api: Api) {
-  const res = await api.post("/v1/payment-instructions", validInstruction);
-  expectStatus(res, 201);
-  await settled();
   return res.body;
 }
 

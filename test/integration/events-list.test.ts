@@ -4,17 +4,7 @@ import { createAccount, type TestAccount } from "../helpers/accounts";
 import { client, expectStatus } from "../helpers/api";
 import { describeAuthMatrix, expectError } from "../helpers/security";
 import { allDispatched } from "../helpers/webhooks";
-
-const validCustomer = {
-  name: "Acme Servicios SL",
-  tax_id: { country: "ES", type: "es_nif", value: "B12345674" },
-};
-
-const validInstruction = {
-  label: "Main account",
-  type: "bank_transfer",
-  bank_transfer: { beneficiary: "Acme Servicios SL", iban: "ES9121000418450200051332", bic: "CAIXESBBXXX" },
-};
+import { createCustomer, createInstruction } from "../helpers/writes";
 
 type Api = ReturnType<typeof client>;
 
@@ -26,21 +16,6 @@ async function listEvents(api: Api, query = "") {
 }
 
 const ids = (list: { data: { id: string }[] }) => list.data.map((e) => e.id);
-
-/** Each write waits for its background dispatch, so none races a later database snapshot. */
-async function createCustomer(api: Api) {
-  const res = await api.post("/v1/customers", validCustomer);
-  expectStatus(res, 201);
-  await allDispatched();
-  return res.body;
-}
-
-async function createInstruction(api: Api) {
-  const res = await api.post("/v1/payment-instructions", validInstruction);
-  expectStatus(res, 201);
-  await allDispatched();
-  return res.body;
-}
 
 describe("GET /v1/events", () => {
   let account: TestAccount;
