@@ -28,6 +28,8 @@ const dev = spawn(
   WRANGLER,
   [
     "dev",
+    // The development entry: the production Worker plus the benchmark floors (/__bench).
+    "src/dev/index.ts",
     "--ip",
     "127.0.0.1",
     "--port",
@@ -35,7 +37,7 @@ const dev = spawn(
     "--show-interactive-dev-session=false",
     ...persist,
     // The local development configuration: loopback webhook URLs, retries after seconds,
-    // D1 cost headers, benchmark floors. Production never sets these.
+    // D1 cost headers. Production never sets these.
     "--var",
     "APP_ENV:development",
     "--var",

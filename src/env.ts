@@ -16,5 +16,7 @@ export type AppEnv = {
     caller: Caller;
     db: Database;
     dbUsage: DbUsage;
+    /** The parsed JSON body (`{}` when empty), set by the `jsonBody` middleware. */
+    body: unknown;
   };
 };

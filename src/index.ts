@@ -1,10 +1,15 @@
+import { env } from "cloudflare:workers";
 import { app } from "./app";
-import { type DeliveryMessage, sweepUndispatched } from "./events/dispatch";
+import { config } from "./config";
 import { DEAD_LETTER_QUEUE } from "./webhooks/config";
-import { deliverBatch, recordExhausted } from "./webhooks/deliver";
+import { deliverBatch, recordExhausted } from "./webhooks/consumer";
+import type { DeliveryMessage } from "./webhooks/message";
+import { sweepUndispatched } from "./webhooks/sweep";
+
+// A malformed `[vars]` value stops the Worker at startup instead of shifting behaviour.
+config(env);
 
 // Only handlers may be exported here: workerd treats every named export as an entrypoint.
-
 export default {
   fetch: app.fetch,
   async queue(batch, env) {

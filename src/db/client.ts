@@ -9,8 +9,9 @@ export type DbUsage = { rowsRead: number; rowsWritten: number };
 /**
  * Drizzle over D1, with the request's D1 usage counted. Every query on a request path goes
  * through `db.batch` (one round trip, atomic for writes), whose results carry D1's `meta`.
+ * Queue consumers and the cron leave `usage` out: nobody reads their count.
  */
-export function createDb(d1: D1Database, usage: DbUsage): Database {
+export function createDb(d1: D1Database, usage: DbUsage = { rowsRead: 0, rowsWritten: 0 }): Database {
   const counted = new Proxy(d1, {
     get(target, prop) {
       if (prop === "batch") {

@@ -1,20 +1,20 @@
 import { and, eq } from "drizzle-orm";
+import { Hono } from "hono";
 import { createDb } from "../db/client";
 import { customers } from "../db/schema";
+import type { AppEnv } from "../env";
 import { newId } from "../lib/ids";
 import { paginate } from "../lib/pagination";
-import { newRouter } from "../lib/router";
+import { likeCondition } from "../routes/customers/search";
+import { serializeCustomer } from "../routes/customers/serialize";
 import { CATALOG_KEYS, catalogDocuments } from "../tax/documents";
-import { likeCondition } from "./customers/search";
-import { serializeCustomer } from "./customers/serialize";
 
 /**
  * Floors for `bench/`, measured on the same server as the API: a raw one-row D1 read and
- * insert, and customer search by LIKE scan (what the trigram index replaces). Served only
- * under the local development configuration (`npm start`); a 404 everywhere else.
+ * insert, and customer search by LIKE scan (what the trigram index replaces). Only the
+ * development entry (`npm start`) mounts them; the production Worker does not contain them.
  */
-export const benchRoutes = newRouter()
-  .use(async (c, next) => (c.env.APP_ENV === "development" ? next() : c.notFound()))
+export const benchRoutes = new Hono<AppEnv>()
   // The catalog's bytes as a plain static response: the fair floor for the KV-served route.
   .get("/static-catalog", (c) =>
     c.body(catalogDocuments().get(CATALOG_KEYS.regime("es")) ?? "", 200, {

@@ -19,18 +19,16 @@ const limit = bodyLimit({
 
 /**
  * Guards every request that can carry a body: at most 1 MiB (413), `application/json`
- * when not empty (415), valid UTF-8 JSON (400). An empty body reads as `{}`, so body-less
- * actions such as `POST /…/enable` need no content type.
+ * when not empty (415), valid UTF-8 JSON (400). The parsed body is the `body` variable that
+ * `validateJson` reads; an empty body reads as `{}`, so body-less actions such as
+ * `POST /…/enable` need no content type.
  */
 export const jsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (c.req.method === "GET" || c.req.method === "HEAD" || c.req.method === "OPTIONS") return next();
   return limit(c, async () => {
-    const bytes = await c.req.raw.arrayBuffer();
-    // Validators downstream read the cached text; an empty body gives them an empty object.
-    // biome-ignore lint/suspicious/noExplicitAny: Hono types the cache as values, it stores promises.
-    const cache = c.req.bodyCache as any;
+    const bytes = await c.req.arrayBuffer();
     if (bytes.byteLength === 0) {
-      cache.text = Promise.resolve("{}");
+      c.set("body", {});
       return next();
     }
     const mediaType = (c.req.header("content-type") ?? "").split(";")[0]?.trim() ?? "";
@@ -48,11 +46,10 @@ export const jsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
       throw new ApiError("json_invalid", "The request body is not valid UTF-8.");
     }
     try {
-      JSON.parse(text);
+      c.set("body", JSON.parse(text));
     } catch {
       throw new ApiError("json_invalid", "The request body is not valid JSON.");
     }
-    cache.text = Promise.resolve(text);
     await next();
   });
 };

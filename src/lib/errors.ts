@@ -79,12 +79,22 @@ export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
   return c.json(body, error.status, error.headers);
 }
 
+/** The code of an `HTTPException` thrown by Hono or a middleware, by its status. */
+const HTTP_EXCEPTION_CODES: Partial<Record<number, ErrorCode>> = {
+  400: "parameter_invalid",
+  401: "api_key_invalid",
+  404: "resource_missing",
+  409: "resource_conflict",
+  413: "request_too_large",
+  415: "unsupported_media_type",
+  429: "rate_limited",
+};
+
 /** Hono `onError`: known errors keep their shape; anything else is a 500 without details. */
 export function onError(err: Error, c: Context<AppEnv>): Response {
   if (err instanceof ApiError) return errorResponse(c, err);
-  if (err instanceof HTTPException && err.status === 400) {
-    return errorResponse(c, new ApiError("json_invalid", "The request body is not valid JSON."));
-  }
+  const code = err instanceof HTTPException ? HTTP_EXCEPTION_CODES[err.status] : undefined;
+  if (code) return errorResponse(c, new ApiError(code, err.message || "The request was rejected."));
   console.error(JSON.stringify({ request_id: c.get("requestId"), error: String(err.stack ?? err) }));
   return errorResponse(
     c,

@@ -1,8 +1,8 @@
+import type { TaxIdType } from "../constants";
 import { EU_MEMBER_STATES, isCountryCode, vatPrefix } from "./countries";
 import { checkSpanishNif, type SpanishNifKind } from "./es-nif";
 
-export const TAX_ID_TYPES = ["es_nif", "eu_vat", "local"] as const;
-export type TaxIdType = (typeof TAX_ID_TYPES)[number];
+export type { TaxIdType };
 
 export type TaxIdCheck =
   | { ok: true; country: string; type: TaxIdType; value: string }

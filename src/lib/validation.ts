@@ -1,6 +1,7 @@
 import { zValidator } from "@hono/zod-validator";
-import type { ValidationTargets } from "hono";
+import type { MiddlewareHandler, ValidationTargets } from "hono";
 import * as z from "zod";
+import type { AppEnv } from "../env";
 import { ApiError } from "./errors";
 
 // C0 and C1 control characters (tab and newline included) are never valid in a field.
@@ -56,15 +57,32 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return v;
 }
 
+/** The API error for a failed parse: its first issue, with `param`. */
+function toApiError(error: z.core.$ZodError, input: unknown): ApiError {
+  const first = error.issues[0];
+  return first ? issueToError(first, input) : new ApiError("parameter_invalid", "Invalid request.");
+}
+
 /**
- * `@hono/zod-validator` with the API's error shape: every route validates through this,
- * so no route can answer a validation failure in another format.
+ * `@hono/zod-validator` with the API's error shape (path parameters and query): routes are
+ * mounted through this, so no route can answer a validation failure in another format.
  */
-export function validate<T extends keyof ValidationTargets, S extends z.ZodType>(target: T, schema: S) {
+export function validate(target: keyof ValidationTargets, schema: z.ZodType): MiddlewareHandler<AppEnv> {
   return zValidator(target, schema, (result) => {
-    if (!result.success) {
-      const first = result.error.issues[0];
-      throw first ? issueToError(first, result.data) : new ApiError("parameter_invalid", "Invalid request.");
-    }
-  });
+    if (!result.success) throw toApiError(result.error, result.data);
+  }) as unknown as MiddlewareHandler<AppEnv>;
+}
+
+/**
+ * The JSON body's validator: the body the `jsonBody` middleware already parsed (once), with
+ * the same error shape as `validate`.
+ */
+export function validateJson(schema: z.ZodType): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const body = c.get("body");
+    const result = await schema.safeParseAsync(body);
+    if (!result.success) throw toApiError(result.error, body);
+    c.req.addValidatedData("json", result.data as object);
+    await next();
+  };
 }

@@ -3,16 +3,9 @@
  * their order are exactly the API's, so catalog objects can be serialized as they are.
  */
 
-export const TAX_REGIME_IDS = ["global", "es"] as const;
-export type TaxRegimeId = (typeof TAX_REGIME_IDS)[number];
+import type { TaxEffect, TaxRegimeId, TaxTreatment } from "../constants";
 
-export const TAX_EFFECTS = ["added", "withheld"] as const;
-/** `added`: added to the invoice total. `withheld`: withheld from the amount payable to the supplier. */
-export type TaxEffect = (typeof TAX_EFFECTS)[number];
-
-export const TAX_TREATMENTS = ["taxable", "exempt", "reverse_charge", "not_subject"] as const;
-/** Only `taxable` calculates a tax amount (at `rate`); the others have `rate: null`. */
-export type TaxTreatment = (typeof TAX_TREATMENTS)[number];
+export type { TaxEffect, TaxRegimeId, TaxTreatment };
 
 /** A calendar date, `YYYY-MM-DD`. ISO dates sort as strings, so they are compared as strings. */
 export type IsoDate = string;

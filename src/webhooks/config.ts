@@ -1,3 +1,5 @@
+import { config } from "../config";
+
 /** Where a delivery goes after its last attempt (wrangler.toml `dead_letter_queue`). */
 export const DEAD_LETTER_QUEUE = "webhook-deliveries-dlq";
 
@@ -8,27 +10,17 @@ export const DISABLE_AFTER_MS = 24 * 60 * 60 * 1000;
 /** A receiver has this long to answer. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
 
-const PRODUCTION_RETRY_DELAYS = [60, 600, 3_600, 21_600];
-
 /**
- * Seconds to wait after failed attempt 1, 2, 3, 4: `WEBHOOK_RETRY_DELAYS` ("60,600,3600,21600"
- * in production, a few seconds under `npm start`).
+ * Seconds to wait after failed attempt `attempt` (1-based): `WEBHOOK_RETRY_DELAYS`
+ * ("60,600,3600,21600" in production, a few seconds under `npm start`); past the end of
+ * the list the last delay repeats.
  */
-export function retryDelays(env: Env): number[] {
-  const parsed = (env.WEBHOOK_RETRY_DELAYS ?? "")
-    .split(",")
-    .map((s) => Number(s.trim()))
-    .filter((n) => Number.isInteger(n) && n >= 0 && n <= 43_200); // Queues' 12 h maximum
-  return parsed.length > 0 ? parsed : PRODUCTION_RETRY_DELAYS;
-}
-
-/** The delay after failed attempt `attempt` (1-based). */
 export function retryDelayAfter(env: Env, attempt: number): number {
-  const delays = retryDelays(env);
+  const delays = config(env).webhookRetryDelays;
   return delays[Math.min(attempt, delays.length) - 1] as number;
 }
 
 /** Loopback `http` destinations are for local development (`npm start`) only. */
 export function allowLoopbackDestinations(env: Env): boolean {
-  return env.APP_ENV === "development";
+  return config(env).development;
 }

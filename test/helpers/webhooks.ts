@@ -1,10 +1,10 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect, type MockInstance, vi } from "vitest";
-import type { DeliveryMessage } from "../../src/events/dispatch";
 import worker from "../../src/index";
 import { nowMs } from "../../src/lib/clock";
 import { newId } from "../../src/lib/ids";
+import type { DeliveryMessage } from "../../src/webhooks/message";
 
 /** One outbound request seen by the fetch mock. */
 export type Call = { url: string; init: RequestInit; headers: Headers; body: string };

@@ -4,7 +4,7 @@
  * straight into D1 (already dispatched), so the real local queue carries nothing here.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { DeliveryMessage } from "../../src/events/dispatch";
+import type { DeliveryMessage } from "../../src/webhooks/message";
 import { createAccount, type TestAccount } from "../helpers/accounts";
 import { client, expectStatus } from "../helpers/api";
 import { type Call, captureFetch, deliveryAttempts, insertEvent, runQueue } from "../helpers/webhooks";

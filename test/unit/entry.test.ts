@@ -10,3 +10,19 @@ describe("the Worker entry module", () => {
     expect(Object.keys(entry.default).sort()).toEqual(["fetch", "queue", "scheduled"]);
   });
 });
+
+describe("development code stays out of the production Worker", () => {
+  it("the production app has no /__bench route, so a benchmark floor is a 404 there", async () => {
+    const { app } = await import("../../src/app");
+    expect(app.routes.filter((r) => r.path.startsWith("/__bench"))).toEqual([]);
+    const res = await app.request("/__bench/static-catalog", {}, { APP_ENV: "development" });
+    expect(res.status).toBe(404);
+  });
+
+  it("the development entry serves the floors", async () => {
+    const dev = await import("../../src/dev/index");
+    const res = await dev.default.fetch(new Request("http://x/__bench/static-catalog"));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ id: "es", object: "tax_regime" });
+  });
+});

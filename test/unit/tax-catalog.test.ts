@@ -1,15 +1,9 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
+import { TAX_EFFECTS, TAX_REGIME_IDS, TAX_TREATMENTS } from "../../src/constants";
 import { CATALOG, isTaxRegimeId, TAX_REGIMES } from "../../src/tax/catalog";
 import { isIsoDate, nextDay, resolveRule } from "../../src/tax/resolve";
-import {
-  type RuleVersion,
-  TAX_EFFECTS,
-  TAX_REGIME_IDS,
-  TAX_TREATMENTS,
-  type Tax,
-  type TaxRegime,
-} from "../../src/tax/types";
+import type { RuleVersion, Tax, TaxRegime } from "../../src/tax/types";
 
 /** The seed's rule-version fields, in the seed's order. */
 const SEED_RULE_FIELDS = [

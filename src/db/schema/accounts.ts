@@ -1,5 +1,5 @@
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { TAX_REGIME_IDS } from "../../tax/types";
+import { TAX_REGIME_IDS } from "../../constants";
 
 export const accounts = sqliteTable("accounts", {
   id: text("id").primaryKey(),

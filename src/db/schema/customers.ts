@@ -1,9 +1,7 @@
 import { getTableColumns } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { TAX_ID_TYPES } from "../../lib/tax-id";
+import { TAX_ID_TYPES, VERIFICATION_STATUSES } from "../../constants";
 import { accounts } from "./accounts";
-
-export const VERIFICATION_STATUSES = ["pending", "completed", "failed"] as const;
 
 /**
  * A customer with its current Tax ID inline: every read of a customer (retrieve, list

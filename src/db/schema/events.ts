@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { EVENT_TYPES } from "../../events/types";
+import { DELIVERY_OUTCOMES, DESTINATION_STATUSES, DISABLED_REASONS, EVENT_TYPES } from "../../constants";
 import { accounts } from "./accounts";
 
 export const events = sqliteTable(
@@ -27,9 +27,6 @@ export const events = sqliteTable(
     index("events_undispatched_idx").on(t.createdAt, t.id).where(sql`${t.dispatchedAt} IS NULL`),
   ],
 );
-
-export const DESTINATION_STATUSES = ["enabled", "disabled"] as const;
-export const DISABLED_REASONS = ["delivery_failures", "requested"] as const;
 
 export const eventDestinations = sqliteTable(
   "event_destinations",
@@ -62,8 +59,7 @@ export const deliveryAttempts = sqliteTable(
     eventId: text("event_id").notNull(),
     destinationId: text("destination_id").notNull(),
     attempt: integer("attempt").notNull(),
-    /** `succeeded`, `failed`, `exhausted` (dead-lettered after the last attempt) or `skipped`. */
-    outcome: text("outcome", { enum: ["succeeded", "failed", "exhausted", "skipped"] }).notNull(),
+    outcome: text("outcome", { enum: DELIVERY_OUTCOMES }).notNull(),
     statusCode: integer("status_code"),
     durationMs: integer("duration_ms"),
     error: text("error"),

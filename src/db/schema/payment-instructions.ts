@@ -1,7 +1,6 @@
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { PAYMENT_INSTRUCTION_TYPES } from "../../constants";
 import { accounts } from "./accounts";
-
-export const PAYMENT_INSTRUCTION_TYPES = ["bank_transfer"] as const;
 
 export const paymentInstructions = sqliteTable(
   "payment_instructions",

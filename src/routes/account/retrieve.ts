@@ -3,11 +3,13 @@ import type { Context } from "hono";
 import { accountEnvironments, accounts } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { notFound } from "../../lib/errors";
+import { route } from "../../lib/route";
 import { defaultsQuery } from "./defaults";
+import { accountObject } from "./schemas";
 import { serializeAccount } from "./serialize";
 
-/** `GET /v1/account`: the key's account, in the key's environment. */
-export async function retrieveAccount(c: Context<AppEnv>) {
+/** The key's account, in the key's environment. */
+export async function accountView(c: Context<AppEnv>) {
   const db = c.get("db");
   const caller = c.get("caller");
   const [rows, environment, defaults] = await db.batch([
@@ -25,11 +27,20 @@ export async function retrieveAccount(c: Context<AppEnv>) {
   // The later of an account-wide change and a change of this environment's settings.
   const envUpdatedAt = environment[0]?.updatedAt;
   const updatedAt = envUpdatedAt && envUpdatedAt > row.updatedAt ? envUpdatedAt : row.updatedAt;
-  return c.json(
-    serializeAccount(
-      { ...row, updatedAt },
-      caller.live,
-      defaults.map((d) => d.id),
-    ),
+  return serializeAccount(
+    { ...row, updatedAt },
+    caller.live,
+    defaults.map((d) => d.id),
   );
 }
+
+export const retrieveAccount = route({
+  method: "get",
+  path: "/v1/account",
+  tag: "Account",
+  summary: "Retrieve the account",
+  responses: {
+    200: { description: "The account, as seen from the key's environment.", schema: accountObject },
+  },
+  handler: async (c) => c.json(await accountView(c)),
+});

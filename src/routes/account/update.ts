@@ -1,25 +1,15 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Context } from "hono";
-import * as z from "zod";
 import { accountDefaultPaymentInstructions, accountEnvironments, paymentInstructions } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { nowIso } from "../../lib/clock";
 import { isForeignKeyViolation } from "../../lib/db-errors";
 import { ApiError } from "../../lib/errors";
 import { isId } from "../../lib/ids";
+import { route } from "../../lib/route";
 import { ownedBy } from "../../lib/scope";
-import { retrieveAccount } from "./retrieve";
-
-export const MAX_DEFAULT_PAYMENT_INSTRUCTIONS = 10;
-
-export const updateAccountBody = z
-  .object({
-    default_payment_instructions: z
-      .array(z.string())
-      .max(MAX_DEFAULT_PAYMENT_INSTRUCTIONS, `must have at most ${MAX_DEFAULT_PAYMENT_INSTRUCTIONS} entries`)
-      .optional(),
-  })
-  .strict();
+import { accountView } from "./retrieve";
+import { accountObject, type UpdateAccountBody, updateAccountBody } from "./schemas";
 
 const PARAM = "default_payment_instructions";
 
@@ -30,13 +20,22 @@ function noSuchInstruction(id: string, index: number): ApiError {
 }
 
 /**
- * `PATCH /v1/account`: `default_payment_instructions` is an ordered list (first preferred)
- * of the caller's environment's instructions, without duplicates, at most ten. It replaces
- * the previous list.
+ * `default_payment_instructions` is an ordered list (first preferred) of the caller's
+ * environment's instructions, without duplicates, at most ten. It replaces the previous list.
  */
-export async function updateAccount(c: Context<AppEnv>, body: z.output<typeof updateAccountBody>) {
+export const updateAccount = route({
+  method: "patch",
+  path: "/v1/account",
+  tag: "Account",
+  summary: "Update the account",
+  request: { json: updateAccountBody },
+  responses: { 200: { description: "The updated account.", schema: accountObject } },
+  handler: async (c, { json: body }) => c.json(await applyAccountUpdate(c, body)),
+});
+
+async function applyAccountUpdate(c: Context<AppEnv>, body: UpdateAccountBody) {
   const ids = body.default_payment_instructions;
-  if (ids === undefined) return retrieveAccount(c);
+  if (ids === undefined) return accountView(c);
   const db = c.get("db");
   const caller = c.get("caller");
 
@@ -90,5 +89,5 @@ export async function updateAccount(c: Context<AppEnv>, body: z.output<typeof up
       throw new ApiError("parameter_invalid", "A payment instruction no longer exists.", { param: PARAM });
     throw err;
   }
-  return retrieveAccount(c);
+  return accountView(c);
 }

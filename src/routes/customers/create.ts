@@ -1,56 +1,63 @@
-import type { Context } from "hono";
-import type { CustomerRow } from "../../db/schema";
-import { customers } from "../../db/schema";
-import type { AppEnv } from "../../env";
-import { dispatchAfterResponse } from "../../events/dispatch";
-import { recordEvent } from "../../events/record";
+import { type CustomerRow, customers } from "../../db/schema";
+import { writeWithEvents } from "../../events/write";
+import { writerOf } from "../../events/writer";
 import { nowIso } from "../../lib/clock";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
+import { route } from "../../lib/route";
 import { addressColumns, generateInvoicePrefix, newTaxIdColumns, prefixTaken } from "./fields";
-import type { CreateCustomerBody } from "./schemas";
+import { createCustomerBody, customerObject } from "./schemas";
 import { serializeCustomer } from "./serialize";
 
 const GENERATED_PREFIX_ATTEMPTS = 5;
 
-/** `POST /v1/customers` */
-export async function createCustomer(c: Context<AppEnv>, body: CreateCustomerBody) {
-  const caller = c.get("caller");
-  const db = c.get("db");
-  const now = nowIso();
-  const taxId = newTaxIdColumns(body.tax_id);
-  const address = addressColumns(body.address ?? null, null);
-  const row: CustomerRow = {
-    id: newId("customer"),
-    accountId: caller.accountId,
-    live: caller.live,
-    name: body.name,
-    invoicePrefix: body.invoice_prefix ?? "",
-    email: body.email ?? null,
-    phone: body.phone ?? null,
-    ...address,
-    ...taxId,
-    filterCountry: address.addressCountry ?? taxId.taxIdCountry,
-    createdAt: now,
-    updatedAt: now,
-  };
+export const createCustomer = route({
+  method: "post",
+  path: "/v1/customers",
+  tag: "Customers",
+  summary: "Create a customer",
+  request: { json: createCustomerBody },
+  responses: { 201: { description: "The new customer.", schema: customerObject } },
+  handler: async (c, { json: body }) => {
+    const caller = c.get("caller");
+    const db = c.get("db");
+    const now = nowIso();
+    const taxId = newTaxIdColumns(body.tax_id);
+    const address = addressColumns(body.address ?? null, null);
+    const row: CustomerRow = {
+      id: newId("customer"),
+      accountId: caller.accountId,
+      live: caller.live,
+      name: body.name,
+      invoicePrefix: body.invoice_prefix ?? "",
+      email: body.email ?? null,
+      phone: body.phone ?? null,
+      ...address,
+      ...taxId,
+      filterCountry: address.addressCountry ?? taxId.taxIdCountry,
+      createdAt: now,
+      updatedAt: now,
+    };
 
-  // The unique index decides: concurrent creates with one prefix give one 201 and 409s.
-  for (let attempt = 1; ; attempt++) {
-    if (body.invoice_prefix === undefined) row.invoicePrefix = generateInvoicePrefix();
-    const customer = serializeCustomer(row);
-    const event = recordEvent(db, caller, "customer.created", customer);
-    try {
-      const [, written] = await db.batch([db.insert(customers).values(row), event.query]);
-      dispatchAfterResponse(c.executionCtx, c.env, event.row, written);
-      return c.json(customer, 201);
-    } catch (err) {
-      if (!isUniqueViolation(err, "invoice_prefix")) throw err;
-      if (body.invoice_prefix !== undefined) throw prefixTaken(row.invoicePrefix);
-      if (attempt === GENERATED_PREFIX_ATTEMPTS) {
-        throw new ApiError("api_error", "Could not generate a unique invoice_prefix; retry the request.");
+    // The unique index decides: concurrent creates with one prefix give one 201 and 409s.
+    for (let attempt = 1; ; attempt++) {
+      if (body.invoice_prefix === undefined) row.invoicePrefix = generateInvoicePrefix();
+      const customer = serializeCustomer(row);
+      try {
+        await writeWithEvents(
+          writerOf(c),
+          { insert: db.insert(customers).values(row) },
+          { type: "customer.created", object: customer },
+        );
+        return c.json(customer, 201);
+      } catch (err) {
+        if (!isUniqueViolation(err, "invoice_prefix")) throw err;
+        if (body.invoice_prefix !== undefined) throw prefixTaken(row.invoicePrefix);
+        if (attempt === GENERATED_PREFIX_ATTEMPTS) {
+          throw new ApiError("api_error", "Could not generate a unique invoice_prefix; retry the request.");
+        }
       }
     }
-  }
-}
+  },
+});

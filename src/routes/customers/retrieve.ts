@@ -1,9 +1,15 @@
-import type { Context } from "hono";
-import type { AppEnv } from "../../env";
+import { idParams, route } from "../../lib/route";
 import { findCustomer } from "./find";
+import { customerObject } from "./schemas";
 import { serializeCustomer } from "./serialize";
 
-/** `GET /v1/customers/:id` */
-export async function retrieveCustomer(c: Context<AppEnv>, id: string) {
-  return c.json(serializeCustomer(await findCustomer(c.get("db"), c.get("caller"), id)));
-}
+export const retrieveCustomer = route({
+  method: "get",
+  path: "/v1/customers/:id",
+  tag: "Customers",
+  summary: "Retrieve a customer",
+  request: { params: idParams },
+  responses: { 200: { description: "The customer.", schema: customerObject } },
+  handler: async (c, { params }) =>
+    c.json(serializeCustomer(await findCustomer(c.get("db"), c.get("caller"), params.id))),
+});

@@ -1,7 +1,8 @@
 import * as z from "zod";
+import { TAX_ID_TYPES } from "../../constants";
+import { addressObject, taxIdObject, timestamp } from "../../lib/api-schemas";
 import { isCountryCode } from "../../lib/countries";
 import { listParams } from "../../lib/pagination";
-import { TAX_ID_TYPES } from "../../lib/tax-id";
 import { text } from "../../lib/validation";
 
 /** ISO 3166-1 alpha-2, uppercased on input. */
@@ -88,3 +89,21 @@ export const listCustomersQuery = listParams
 
 export type CreateCustomerBody = z.output<typeof createCustomerBody>;
 export type UpdateCustomerBody = z.output<typeof updateCustomerBody>;
+
+export const customerObject = z
+  .object({
+    id: z.string(),
+    object: z.literal("customer"),
+    live: z.boolean(),
+    name: z.string(),
+    invoice_prefix: z.string(),
+    tax_id: taxIdObject,
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
+    address: addressObject.nullable(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .strict();
+
+export type Customer = z.output<typeof customerObject>;

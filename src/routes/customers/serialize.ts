@@ -1,7 +1,8 @@
 import type { CustomerRow } from "../../db/schema";
+import type { Customer } from "./schemas";
 
 /** The one place a customer row becomes the API object. */
-export function serializeCustomer(row: CustomerRow) {
+export function serializeCustomer(row: CustomerRow): Customer {
   return {
     id: row.id,
     object: "customer" as const,
@@ -27,20 +28,20 @@ export function serializeCustomer(row: CustomerRow) {
     },
     email: row.email,
     phone: row.phone,
-    address:
-      row.addressLine1 === null
-        ? null
-        : {
-            line_1: row.addressLine1,
-            line_2: row.addressLine2,
-            city: row.addressCity,
-            postal_code: row.addressPostalCode,
-            state: row.addressState,
-            country: row.addressCountry,
-          },
+    address: addressOf(row),
     created_at: row.createdAt,
     updated_at: row.updatedAt,
   };
 }
 
-export type Customer = ReturnType<typeof serializeCustomer>;
+/** The address, or null when none is stored (an address is always complete). */
+function addressOf(row: CustomerRow): Customer["address"] {
+  const {
+    addressLine1: line_1,
+    addressCity: city,
+    addressPostalCode: postal_code,
+    addressCountry: country,
+  } = row;
+  if (line_1 === null || city === null || postal_code === null || country === null) return null;
+  return { line_1, line_2: row.addressLine2, city, postal_code, state: row.addressState, country };
+}

@@ -1,5 +1,6 @@
 import * as z from "zod";
-import { isEventType } from "../../events/types";
+import { DESTINATION_STATUSES, DISABLED_REASONS, isEventType } from "../../constants";
+import { timestamp } from "../../lib/api-schemas";
 import { listParams } from "../../lib/pagination";
 import { text } from "../../lib/validation";
 
@@ -27,3 +28,21 @@ export const listDestinationsQuery = listParams;
 
 export type CreateDestinationBody = z.output<typeof createDestinationBody>;
 export type UpdateDestinationBody = z.output<typeof updateDestinationBody>;
+
+export const destinationObject = z
+  .object({
+    id: z.string(),
+    object: z.literal("event_destination"),
+    live: z.boolean(),
+    name: z.string(),
+    url: z.string(),
+    enabled_events: z.array(z.string()),
+    status: z.enum(DESTINATION_STATUSES),
+    disabled_reason: z.enum(DISABLED_REASONS).nullable(),
+    secret: z.string().optional().describe("The signing secret: on create and retrieve, never in lists."),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .strict();
+
+export type Destination = z.output<typeof destinationObject>;

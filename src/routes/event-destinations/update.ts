@@ -1,62 +1,20 @@
-import { and, eq } from "drizzle-orm";
-import type { Context } from "hono";
-import { type EventDestinationRow, eventDestinations } from "../../db/schema";
-import type { AppEnv } from "../../env";
-import { nowIso } from "../../lib/clock";
-import { notFound } from "../../lib/errors";
-import { ownedBy } from "../../lib/scope";
-import { destinationUrl, findDestination } from "./find";
-import type { UpdateDestinationBody } from "./schemas";
-import { serializeDestination } from "./serialize";
+import { idParams, route } from "../../lib/route";
+import { changeDestination } from "./change";
+import { destinationUrl } from "./find";
+import { destinationObject, updateDestinationBody } from "./schemas";
 
-type Change = Partial<
-  Pick<EventDestinationRow, "name" | "url" | "enabledEvents" | "status" | "disabledReason" | "failingSince">
->;
-
-/** Applies `change` (or what it computes from the current row) and returns the destination with its secret. */
-export async function changeDestination(
-  c: Context<AppEnv>,
-  id: string,
-  changeOf: Change | ((current: EventDestinationRow) => Change),
-) {
-  const db = c.get("db");
-  const caller = c.get("caller");
-  const current = await findDestination(db, caller, id);
-  const change = typeof changeOf === "function" ? changeOf(current) : changeOf;
-  if (Object.keys(change).length === 0) return c.json(serializeDestination(current, { withSecret: true }));
-  const next: EventDestinationRow = { ...current, ...change, updatedAt: nowIso() };
-  const [updated] = await db.batch([
-    db
-      .update(eventDestinations)
-      .set({ ...change, updatedAt: next.updatedAt })
-      .where(and(eq(eventDestinations.id, id), ownedBy(eventDestinations, caller)))
-      .returning({ id: eventDestinations.id }),
-  ]);
-  if (updated.length === 0) throw notFound("event destination", id);
-  return c.json(serializeDestination(next, { withSecret: true }));
-}
-
-/** `PATCH /v1/event-destinations/:id`: `name`, `url`, `enabled_events`. */
-export async function updateDestination(c: Context<AppEnv>, id: string, body: UpdateDestinationBody) {
-  return changeDestination(c, id, {
-    ...(body.name !== undefined && { name: body.name }),
-    ...(body.url !== undefined && { url: destinationUrl(c.env, body.url) }),
-    ...(body.enabled_events !== undefined && { enabledEvents: body.enabled_events }),
-  });
-}
-
-/**
- * `POST /v1/event-destinations/:id/enable`: deliveries resume for new events. The failing
- * streak restarts only when it was disabled: enabling an enabled destination cannot
- * postpone its 24-hour disable.
- */
-export function enableDestination(c: Context<AppEnv>, id: string) {
-  return changeDestination(c, id, (current) =>
-    current.status === "enabled" ? {} : { status: "enabled", disabledReason: null, failingSince: null },
-  );
-}
-
-/** `POST /v1/event-destinations/:id/disable`: deliveries stop, including pending retries. */
-export function disableDestination(c: Context<AppEnv>, id: string) {
-  return changeDestination(c, id, { status: "disabled", disabledReason: "requested" });
-}
+/** `name`, `url`, `enabled_events`. */
+export const updateDestination = route({
+  method: "patch",
+  path: "/v1/event-destinations/:id",
+  tag: "Event destinations",
+  summary: "Update an event destination",
+  request: { params: idParams, json: updateDestinationBody },
+  responses: { 200: { description: "The updated destination.", schema: destinationObject } },
+  handler: (c, { params: { id }, json: body }) =>
+    changeDestination(c, id, {
+      ...(body.name !== undefined && { name: body.name }),
+      ...(body.url !== undefined && { url: destinationUrl(c.env, body.url) }),
+      ...(body.enabled_events !== undefined && { enabledEvents: body.enabled_events }),
+    }),
+});

@@ -1,44 +1,53 @@
 import { and, eq } from "drizzle-orm";
-import type { Context } from "hono";
 import { paymentInstructions } from "../../db/schema";
-import type { AppEnv } from "../../env";
-import { dispatchAfterResponse } from "../../events/dispatch";
-import { recordEvent } from "../../events/record";
+import { writeWithEvents } from "../../events/write";
+import { writerOf } from "../../events/writer";
 import { isForeignKeyViolation } from "../../lib/db-errors";
 import { ApiError, notFound } from "../../lib/errors";
+import { idParams, route } from "../../lib/route";
 import { ownedBy } from "../../lib/scope";
 import { findPaymentInstruction } from "./find";
 import { serializePaymentInstruction } from "./serialize";
 
 /**
- * `DELETE /v1/payment-instructions/:id`: 204. An instruction in the account's
- * `default_payment_instructions` is a 409 until removed from them; the foreign key from the
- * defaults table decides (and rolls the event back with the delete), so a concurrent PATCH
- * of the defaults cannot slip past the check.
+ * 204. An instruction in the account's `default_payment_instructions` is a 409 until removed
+ * from them; the foreign key from the defaults table decides (and rolls the event back with
+ * the delete), so a concurrent PATCH of the defaults cannot slip past the check.
  */
-export async function deletePaymentInstruction(c: Context<AppEnv>, id: string) {
-  const db = c.get("db");
-  const caller = c.get("caller");
-  const current = await findPaymentInstruction(db, caller, id);
-  const event = recordEvent(db, caller, "payment_instruction.deleted", serializePaymentInstruction(current), {
-    whileExists: [paymentInstructions, paymentInstructions.id],
-  });
-  try {
-    const [written, deleted] = await db.batch([
-      event.query,
-      db
-        .delete(paymentInstructions)
-        .where(and(eq(paymentInstructions.id, id), ownedBy(paymentInstructions, caller)))
-        .returning({ id: paymentInstructions.id }),
-    ]);
-    if (deleted.length === 0) throw notFound("payment instruction", id);
-    dispatchAfterResponse(c.executionCtx, c.env, event.row, written);
-  } catch (err) {
-    if (!isForeignKeyViolation(err)) throw err;
-    throw new ApiError(
-      "resource_in_use",
-      `Payment instruction '${id}' is in the account's default_payment_instructions: remove it there first (PATCH /v1/account).`,
-    );
-  }
-  return c.body(null, 204);
-}
+export const deletePaymentInstruction = route({
+  method: "delete",
+  path: "/v1/payment-instructions/:id",
+  tag: "Payment instructions",
+  summary: "Delete a payment instruction",
+  request: { params: idParams },
+  responses: { 204: { description: "Deleted." } },
+  handler: async (c, { params: { id } }) => {
+    const db = c.get("db");
+    const caller = c.get("caller");
+    const current = await findPaymentInstruction(db, caller, id);
+    try {
+      const { results } = await writeWithEvents(
+        writerOf(c),
+        {
+          deleted: db
+            .delete(paymentInstructions)
+            .where(and(eq(paymentInstructions.id, id), ownedBy(paymentInstructions, caller)))
+            .returning({ id: paymentInstructions.id }),
+        },
+        {
+          type: "payment_instruction.deleted",
+          object: serializePaymentInstruction(current),
+          whileExists: [paymentInstructions, paymentInstructions.id],
+        },
+      );
+      if (results.deleted.length === 0) throw notFound("payment instruction", id);
+    } catch (err) {
+      if (!isForeignKeyViolation(err)) throw err;
+      throw new ApiError(
+        "resource_in_use",
+        `Payment instruction '${id}' is in the account's default_payment_instructions: remove it there first (PATCH /v1/account).`,
+      );
+    }
+    return c.body(null, 204);
+  },
+});

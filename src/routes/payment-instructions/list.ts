@@ -1,13 +1,23 @@
-import type { Context } from "hono";
 import { paymentInstructions } from "../../db/schema";
-import type { AppEnv } from "../../env";
-import { type ListParams, listBody, paginate } from "../../lib/pagination";
+import { listOf } from "../../lib/api-schemas";
+import { listBody, paginate } from "../../lib/pagination";
+import { route } from "../../lib/route";
 import { ownedBy } from "../../lib/scope";
+import { listPaymentInstructionsQuery, paymentInstructionObject } from "./schemas";
 import { serializePaymentInstruction } from "./serialize";
 
-/** `GET /v1/payment-instructions` */
-export async function listPaymentInstructions(c: Context<AppEnv>, query: ListParams) {
-  const where = ownedBy(paymentInstructions, c.get("caller"));
-  const page = await paginate(c.get("db"), paymentInstructions, "paymentInstruction", where, query);
-  return c.json(listBody("/v1/payment-instructions", page, serializePaymentInstruction));
-}
+export const listPaymentInstructions = route({
+  method: "get",
+  path: "/v1/payment-instructions",
+  tag: "Payment instructions",
+  summary: "List payment instructions",
+  request: { query: listPaymentInstructionsQuery },
+  responses: {
+    200: { description: "Instructions, newest first.", schema: listOf(paymentInstructionObject) },
+  },
+  handler: async (c, { query }) => {
+    const where = ownedBy(paymentInstructions, c.get("caller"));
+    const page = await paginate(c.get("db"), paymentInstructions, "paymentInstruction", where, query);
+    return c.json(listBody("/v1/payment-instructions", page, serializePaymentInstruction));
+  },
+});

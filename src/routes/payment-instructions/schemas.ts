@@ -1,4 +1,6 @@
 import * as z from "zod";
+import { PAYMENT_INSTRUCTION_TYPES } from "../../constants";
+import { timestamp } from "../../lib/api-schemas";
 import { checkBic } from "../../lib/bic";
 import { checkIban } from "../../lib/iban";
 import { listParams } from "../../lib/pagination";
@@ -52,3 +54,21 @@ export const listPaymentInstructionsQuery = listParams;
 
 export type CreatePaymentInstructionBody = z.output<typeof createPaymentInstructionBody>;
 export type UpdatePaymentInstructionBody = z.output<typeof updatePaymentInstructionBody>;
+
+export const paymentInstructionObject = z
+  .object({
+    id: z.string(),
+    object: z.literal("payment_instruction"),
+    live: z.boolean(),
+    account: z.string(),
+    label: z.string(),
+    type: z.enum(PAYMENT_INSTRUCTION_TYPES),
+    bank_transfer: z
+      .object({ beneficiary: z.string(), iban: z.string(), bic: z.string().nullable() })
+      .strict(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .strict();
+
+export type PaymentInstruction = z.output<typeof paymentInstructionObject>;

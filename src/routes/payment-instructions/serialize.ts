@@ -1,10 +1,11 @@
 import type { PaymentInstructionRow } from "../../db/schema";
+import type { PaymentInstruction } from "./schemas";
 
 /** The one place a payment instruction row becomes the API object. */
-export function serializePaymentInstruction(row: PaymentInstructionRow) {
+export function serializePaymentInstruction(row: PaymentInstructionRow): PaymentInstruction {
   return {
     id: row.id,
-    object: "payment_instruction" as const,
+    object: "payment_instruction",
     live: row.live,
     account: row.accountId,
     label: row.label,

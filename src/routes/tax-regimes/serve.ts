@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { etag, RETAINED_304_HEADERS } from "hono/etag";
 import type { AppEnv } from "../../env";
 import { nowMs } from "../../lib/clock";
 import { sha256Hex } from "../../lib/crypto";
@@ -44,21 +45,20 @@ async function load(c: Context<AppEnv>, key: string): Promise<Doc> {
   return doc;
 }
 
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch.split(",").some((tag) => {
-    const t = tag.trim();
-    return t === "*" || t === etag || t === `W/${etag}`;
-  });
-}
+/**
+ * `If-None-Match` → 304 (`hono/etag`, comparing the stored ETag, so nothing is hashed per
+ * request). A cross-origin revalidation needs the CORS headers on the 304 too.
+ */
+export const conditional = etag({
+  retainedHeaders: [...RETAINED_304_HEADERS, "access-control-allow-origin", "access-control-expose-headers"],
+});
 
-/** Serves a catalog document with its ETag; `If-None-Match` that matches gives a 304. */
+/** Serves a catalog document with its ETag. */
 export async function serveCatalog(c: Context<AppEnv>, key: string): Promise<Response> {
   const doc = await load(c, key);
-  const headers = {
+  return c.body(doc.body, 200, {
     ETag: doc.etag,
     "Cache-Control": `public, max-age=${CATALOG_MAX_AGE_SECONDS}`,
-  };
-  if (matches(c.req.header("if-none-match"), doc.etag)) return c.body(null, 304, headers);
-  return c.body(doc.body, 200, { ...headers, "Content-Type": "application/json; charset=UTF-8" });
+    "Content-Type": "application/json; charset=UTF-8",
+  });
 }

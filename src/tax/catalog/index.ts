@@ -1,4 +1,5 @@
-import { TAX_REGIME_IDS, type TaxRegime, type TaxRegimeId } from "../types";
+import { TAX_REGIME_IDS, type TaxRegimeId } from "../../constants";
+import type { TaxRegime } from "../types";
 import { ES } from "./es";
 import { GLOBAL } from "./global";
 

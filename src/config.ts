@@ -1,0 +1,72 @@
+import * as z from "zod";
+
+// Queues refuse a delay above 12 hours.
+const MAX_QUEUE_DELAY_SECONDS = 43_200;
+
+/** "60,600,3600,21600": whole seconds to wait after failed attempt 1, 2, 3, 4. */
+const delayList = z
+  .string()
+  .transform((s) => s.split(",").map((part) => part.trim()))
+  .pipe(
+    z
+      .array(
+        z
+          .string()
+          .regex(/^\d+$/, "each delay must be whole seconds")
+          .transform(Number)
+          .refine(
+            (n) => n <= MAX_QUEUE_DELAY_SECONDS,
+            `each delay must be at most ${MAX_QUEUE_DELAY_SECONDS}`,
+          ),
+      )
+      .min(1, "must list at least one delay"),
+  );
+
+const flag = z.enum(["true", "false"]).transform((v) => v === "true");
+
+const configSchema = z.object({
+  /** `development` only under `npm start`: loopback webhook URLs and the bench floors. */
+  APP_ENV: z.enum(["production", "development"]),
+  /** Adds D1-Rows-Read / D1-Rows-Written headers (`npm start` and the tests). */
+  EXPOSE_DB_METRICS: flag,
+  WEBHOOK_RETRY_DELAYS: delayList,
+});
+
+export type Config = {
+  development: boolean;
+  exposeDbMetrics: boolean;
+  webhookRetryDelays: readonly number[];
+};
+
+/**
+ * The deployment's `[vars]`, checked. A malformed value is an error naming the variable,
+ * never a silent fallback.
+ *
+ * @example
+ * parseConfig({ APP_ENV: "production", EXPOSE_DB_METRICS: "false", WEBHOOK_RETRY_DELAYS: "60,600" })
+ */
+export function parseConfig(vars: Record<string, unknown>): Config {
+  const result = configSchema.safeParse(vars);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new Error(`Invalid configuration: ${issue?.path.join(".")}: ${issue?.message}`);
+  }
+  const v = result.data;
+  return {
+    development: v.APP_ENV === "development",
+    exposeDbMetrics: v.EXPOSE_DB_METRICS,
+    webhookRetryDelays: Object.freeze(v.WEBHOOK_RETRY_DELAYS),
+  };
+}
+
+const parsed = new WeakMap<object, Config>();
+
+/** The config of `env`, parsed once per isolate (the entry parses it at startup). */
+export function config(env: Env): Config {
+  let c = parsed.get(env);
+  if (!c) {
+    c = parseConfig(env as unknown as Record<string, unknown>);
+    parsed.set(env, c);
+  }
+  return c;
+}

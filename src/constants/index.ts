@@ -1,0 +1,59 @@
+/**
+ * Value lists shared by the database columns and the API schemas. They live here, below
+ * both, so that `db/schema` never imports a feature module and features import the schema
+ * without a cycle.
+ */
+
+export const TAX_REGIME_IDS = ["global", "es"] as const;
+export type TaxRegimeId = (typeof TAX_REGIME_IDS)[number];
+
+/** `added`: added to the invoice total. `withheld`: withheld from the amount payable to the supplier. */
+export const TAX_EFFECTS = ["added", "withheld"] as const;
+export type TaxEffect = (typeof TAX_EFFECTS)[number];
+
+/** Only `taxable` calculates a tax amount (at `rate`); the others have `rate: null`. */
+export const TAX_TREATMENTS = ["taxable", "exempt", "reverse_charge", "not_subject"] as const;
+export type TaxTreatment = (typeof TAX_TREATMENTS)[number];
+
+export const TAX_ID_TYPES = ["es_nif", "eu_vat", "local"] as const;
+export type TaxIdType = (typeof TAX_ID_TYPES)[number];
+
+export const VERIFICATION_STATUSES = ["pending", "completed", "failed"] as const;
+
+export const PAYMENT_INSTRUCTION_TYPES = ["bank_transfer"] as const;
+
+export const DESTINATION_STATUSES = ["enabled", "disabled"] as const;
+export const DISABLED_REASONS = ["delivery_failures", "requested"] as const;
+
+/** `succeeded`, `failed`, `exhausted` (dead-lettered after the last attempt) or `skipped`. */
+export const DELIVERY_OUTCOMES = ["succeeded", "failed", "exhausted", "skipped"] as const;
+
+/**
+ * Every event type a destination may subscribe to. Tax ID verification types are reserved
+ * for the feature that emits them, so destinations can subscribe ahead of time.
+ */
+export const EVENT_TYPES = [
+  "customer.created",
+  "customer.updated",
+  "customer.deleted",
+  "payment_instruction.created",
+  "payment_instruction.updated",
+  "payment_instruction.deleted",
+  "tax_id.verification.completed",
+  "tax_id.verification.failed",
+  "invoice.issued",
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export function isEventType(value: string): value is EventType {
+  return (EVENT_TYPES as readonly string[]).includes(value);
+}
+
+/** The objects events are about, with the path they are retrieved from. */
+export const RELATED_OBJECT_PATHS = {
+  customer: "/v1/customers",
+  payment_instruction: "/v1/payment-instructions",
+  tax_id: "/v1/customers",
+  invoice: "/v1/invoices",
+} as const;
+export type RelatedObjectType = keyof typeof RELATED_OBJECT_PATHS;

@@ -1,0 +1,132 @@
+import { eq, getTableColumns, type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { EventType, RelatedObjectType } from "../constants";
+import type { Database } from "../db/client";
+import { type EventRow, eventDestinations, events } from "../db/schema";
+import { nowIso } from "../lib/clock";
+import { newId } from "../lib/ids";
+import { fanOut } from "../webhooks/fan-out";
+
+/** An account's environment: the slice of data a write belongs to. */
+export type Scope = { accountId: string; live: boolean };
+
+/** What a write needs from its runtime: a route builds it with `writerOf(c)`, a consumer from its env. */
+export type Writer = {
+  db: Database;
+  env: Env;
+  scope: Scope;
+  /** Keeps the isolate alive for the fan-out after the response (`ctx.waitUntil`). */
+  waitUntil(promise: Promise<unknown>): void;
+};
+
+export type EventSpec = {
+  type: EventType;
+  /** The related object as the API shows it now: the event's immutable `data.object`. */
+  object: { id: string; object: RelatedObjectType };
+  /**
+   * Records the event only if this row (`table`, its id column) exists at that point of the
+   * transaction: an update or delete that lost a race with a concurrent delete records nothing.
+   */
+  whileExists?: [SQLiteTable, SQLiteColumn];
+};
+
+type Statement = BatchItem<"sqlite">;
+type Statements = Record<string, Statement>;
+
+export type WriteResult<S extends Statements> = {
+  /** Each statement's result under its name. */
+  results: { [K in keyof S]: Awaited<S[K]> };
+  /** Per event spec, in order: its id and whether it was written (a `whileExists` guard can skip it). */
+  events: { id: string; recorded: boolean }[];
+};
+
+const EVENT_COLUMNS = getTableColumns(events);
+
+/**
+ * The one way a change and its events are written: one `db.batch` (one transaction, so no
+ * event without its change and no change without its events), then the fan-out of the new
+ * events after the response. If that fan-out never finishes, the cron sweep does it.
+ *
+ * The events go first in the batch: a `whileExists` guard must see the row before the
+ * statement that deletes it; for every other statement the order inside one transaction
+ * does not matter.
+ *
+ * An event is born dispatched when its account and environment have no enabled
+ * destination (decided inside the same transaction), so the common write costs no further
+ * D1 round trip.
+ *
+ * @example
+ * const { results } = await writeWithEvents(writerOf(c), { updated: db.update(…).returning() }, {
+ *   type: "customer.updated", object: customer, whileExists: [customers, customers.id],
+ * });
+ */
+export async function writeWithEvents<S extends Statements>(
+  w: Writer,
+  statements: S,
+  ...specs: EventSpec[]
+): Promise<WriteResult<S>> {
+  const rows = specs.map((spec) => eventRow(w.scope, spec));
+  const names = Object.keys(statements);
+  const batch: Statement[] = [
+    ...specs.map((spec, i) => eventInsert(w.db, rows[i] as EventRow, spec)),
+    ...names.map((name) => statements[name] as Statement),
+  ];
+  const out = (await w.db.batch(batch as [Statement, ...Statement[]])) as unknown[];
+
+  const written = out.slice(0, specs.length) as { dispatchedAt: string | null }[][];
+  const toDispatch = rows.filter((_, i) => written[i]?.[0]?.dispatchedAt === null);
+  if (toDispatch.length > 0) {
+    w.waitUntil(
+      fanOut(w.env, toDispatch).catch((err) =>
+        console.error(JSON.stringify({ event: "dispatch_error", error: String(err) })),
+      ),
+    );
+  }
+  return {
+    results: Object.fromEntries(
+      names.map((name, i) => [name, out[specs.length + i]]),
+    ) as WriteResult<S>["results"],
+    events: rows.map((row, i) => ({ id: row.id, recorded: (written[i]?.length ?? 0) > 0 })),
+  };
+}
+
+function eventRow(scope: Scope, spec: EventSpec): EventRow {
+  return {
+    id: newId("event"),
+    accountId: scope.accountId,
+    live: scope.live,
+    type: spec.type,
+    data: JSON.stringify(spec.object),
+    relatedObjectId: spec.object.id,
+    relatedObjectType: spec.object.object,
+    createdAt: nowIso(),
+    dispatchedAt: null,
+  };
+}
+
+/** The event's INSERT, with `dispatched_at` decided by the database in the same transaction. */
+function eventInsert(db: Database, row: EventRow, spec: EventSpec) {
+  const d = eventDestinations;
+  const dispatchedAt = sql`CASE WHEN EXISTS (SELECT 1 FROM ${d} WHERE ${d.accountId} = ${row.accountId} AND ${d.live} = ${row.live ? 1 : 0} AND ${d.status} = 'enabled') THEN NULL ELSE ${row.createdAt} END`;
+  const returning = { dispatchedAt: events.dispatchedAt };
+  if (!spec.whileExists) {
+    return db
+      .insert(events)
+      .values({ ...row, dispatchedAt })
+      .returning(returning);
+  }
+  // INSERT … SELECT <the same values> FROM <table> WHERE id = ?: the column names come from
+  // the table definition, so this cannot drift from `values` above.
+  const fields = {} as Record<keyof EventRow, SQL.Aliased>;
+  for (const [key, value] of Object.entries(row)) {
+    const column = EVENT_COLUMNS[key as keyof EventRow];
+    const expression = key === "dispatchedAt" ? dispatchedAt : sql`${column.mapToDriverValue(value)}`;
+    fields[key as keyof EventRow] = expression.as(column.name);
+  }
+  const [table, idColumn] = spec.whileExists;
+  return db
+    .insert(events)
+    .select(db.select(fields).from(table).where(eq(idColumn, spec.object.id)))
+    .returning(returning);
+}

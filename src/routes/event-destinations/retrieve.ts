@@ -1,0 +1,17 @@
+import { idParams, route } from "../../lib/route";
+import { findDestination } from "./find";
+import { destinationObject } from "./schemas";
+import { serializeDestination } from "./serialize";
+
+export const retrieveDestination = route({
+  method: "get",
+  path: "/v1/event-destinations/:id",
+  tag: "Event destinations",
+  summary: "Retrieve an event destination",
+  request: { params: idParams },
+  responses: { 200: { description: "The destination, with its secret.", schema: destinationObject } },
+  handler: async (c, { params }) => {
+    const row = await findDestination(c.get("db"), c.get("caller"), params.id);
+    return c.json(serializeDestination(row, { withSecret: true }));
+  },
+});

@@ -1,0 +1,25 @@
+import { and, eq } from "drizzle-orm";
+import { events } from "../../db/schema";
+import { serializeEvent } from "../../events/serialize";
+import { listOf } from "../../lib/api-schemas";
+import { listBody, paginate } from "../../lib/pagination";
+import { route } from "../../lib/route";
+import { ownedBy } from "../../lib/scope";
+import { eventObject, listEventsQuery } from "./schemas";
+
+export const listEvents = route({
+  method: "get",
+  path: "/v1/events",
+  tag: "Events",
+  summary: "List events",
+  request: { query: listEventsQuery },
+  responses: { 200: { description: "Events, newest first.", schema: listOf(eventObject) } },
+  handler: async (c, { query }) => {
+    const where = and(
+      ownedBy(events, c.get("caller")),
+      query.type === undefined ? undefined : eq(events.type, query.type),
+    );
+    const page = await paginate(c.get("db"), events, "event", where, query);
+    return c.json(listBody("/v1/events", page, serializeEvent));
+  },
+});

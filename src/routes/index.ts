@@ -1,0 +1,18 @@
+import { accountRoutes } from "./account";
+import { customerRoutes } from "./customers";
+import { eventDestinationRoutes } from "./event-destinations";
+import { eventRoutes } from "./events";
+import { health } from "./health";
+import { paymentInstructionRoutes } from "./payment-instructions";
+import { taxRegimeRoutes } from "./tax-regimes";
+
+/** Every operation of the API: what the app mounts and what the OpenAPI document describes. */
+export const ROUTES = [
+  health,
+  ...taxRegimeRoutes,
+  ...customerRoutes,
+  ...paymentInstructionRoutes,
+  ...accountRoutes,
+  ...eventRoutes,
+  ...eventDestinationRoutes,
+];

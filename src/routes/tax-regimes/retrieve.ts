@@ -1,0 +1,24 @@
+import { notFound } from "../../lib/errors";
+import { idParams, route } from "../../lib/route";
+import { isTaxRegimeId } from "../../tax/catalog";
+import { CATALOG_KEYS } from "../../tax/documents";
+import { taxRegimeObject } from "./schemas";
+import { conditional, serveCatalog } from "./serve";
+
+export const retrieveTaxRegime = route({
+  method: "get",
+  path: "/v1/tax-regimes/:id",
+  tag: "Tax regimes",
+  summary: "Retrieve a tax regime",
+  public: true,
+  request: { params: idParams },
+  responses: {
+    200: { description: "The regime with every effective-dated rule version.", schema: taxRegimeObject },
+    304: { description: "Not modified (`If-None-Match` matched the ETag)." },
+  },
+  middleware: [conditional],
+  handler: (c, { params: { id } }) => {
+    if (!isTaxRegimeId(id)) throw notFound("tax regime", id);
+    return serveCatalog(c, CATALOG_KEYS.regime(id));
+  },
+});

@@ -1,0 +1,94 @@
+import { and, eq, isNotNull, lte, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { deliveryAttempts, type EventDestinationRow, eventDestinations } from "../db/schema";
+import { nowIso, nowMs } from "../lib/clock";
+import { newId } from "../lib/ids";
+import { allowLoopbackDestinations, DELIVERY_TIMEOUT_MS, DISABLE_AFTER_MS } from "./config";
+import { SIGNATURE_HEADER, signatureHeader } from "./signature";
+import { checkDestinationUrl } from "./url";
+
+export type Outcome = { ok: boolean; statusCode: number | null; error: string | null; durationMs: number };
+
+/** One POST of the thin body, signed with a fresh timestamp. Never throws. */
+export async function post(destination: EventDestinationRow, body: string, env: Env): Promise<Outcome> {
+  const started = nowMs();
+  // Checked again at send time: the rule may have tightened since the URL was saved.
+  const url = checkDestinationUrl(destination.url, { allowLoopbackHttp: allowLoopbackDestinations(env) });
+  if (!url.ok) return { ok: false, statusCode: null, error: `url rejected: ${url.message}`, durationMs: 0 };
+  try {
+    const t = Math.floor(nowMs() / 1000);
+    const res = await fetch(url.url, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        "User-Agent": "invoicing-api-webhooks/1",
+        [SIGNATURE_HEADER]: await signatureHeader(destination.secret, t, body),
+      },
+      body,
+      // A redirect is a failed attempt: following it could reach an address we would refuse.
+      redirect: "manual",
+      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+    });
+    await res.body?.cancel();
+    const ok = res.status >= 200 && res.status < 300;
+    return {
+      ok,
+      statusCode: res.status,
+      error: ok ? null : `HTTP ${res.status}`,
+      durationMs: nowMs() - started,
+    };
+  } catch (err) {
+    const error =
+      err instanceof Error && err.name === "TimeoutError" ? "timeout" : `network error: ${String(err)}`;
+    return { ok: false, statusCode: null, error: error.slice(0, 500), durationMs: nowMs() - started };
+  }
+}
+
+/**
+ * Records the attempt and the destination's health in one batch. A failure starts (or
+ * continues) its failing streak; a streak of 24 hours disables it. Returns whether it did.
+ */
+export async function recordAttempt(
+  db: Database,
+  attempt: { eventId: string; destinationId: string; number: number },
+  outcome: Outcome,
+): Promise<boolean> {
+  const now = nowIso();
+  const insert = db.insert(deliveryAttempts).values({
+    id: newId("deliveryAttempt"),
+    eventId: attempt.eventId,
+    destinationId: attempt.destinationId,
+    attempt: attempt.number,
+    outcome: outcome.ok ? "succeeded" : "failed",
+    statusCode: outcome.statusCode,
+    durationMs: outcome.durationMs,
+    error: outcome.error,
+    createdAt: now,
+  });
+  const byId = eq(eventDestinations.id, attempt.destinationId);
+  if (outcome.ok) {
+    await db.batch([insert, db.update(eventDestinations).set({ failingSince: null }).where(byId)]);
+    return false;
+  }
+  const cutoff = new Date(nowMs() - DISABLE_AFTER_MS).toISOString();
+  const [, , disabled] = await db.batch([
+    insert,
+    db
+      .update(eventDestinations)
+      .set({ failingSince: sql`coalesce(${eventDestinations.failingSince}, ${now})` })
+      .where(byId),
+    db
+      .update(eventDestinations)
+      .set({ status: "disabled", disabledReason: "delivery_failures", updatedAt: now })
+      .where(
+        and(
+          byId,
+          eq(eventDestinations.status, "enabled"),
+          isNotNull(eventDestinations.failingSince),
+          lte(eventDestinations.failingSince, cutoff),
+        ),
+      )
+      .returning({ id: eventDestinations.id }),
+  ]);
+  return disabled.length > 0;
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { parseConfig } from "../../src/config";
+
+const valid = {
+  APP_ENV: "production",
+  EXPOSE_DB_METRICS: "false",
+  WEBHOOK_RETRY_DELAYS: "60,600,3600,21600",
+};
+
+describe("configuration is parsed once, and a malformed value is an error", () => {
+  it("parses the production vars", () => {
+    expect(parseConfig(valid)).toEqual({
+      development: false,
+      exposeDbMetrics: false,
+      webhookRetryDelays: [60, 600, 3600, 21600],
+    });
+  });
+
+  it("parses the development vars of npm start", () => {
+    const c = parseConfig({
+      APP_ENV: "development",
+      EXPOSE_DB_METRICS: "true",
+      WEBHOOK_RETRY_DELAYS: "2, 4,8,16",
+    });
+    expect(c).toEqual({ development: true, exposeDbMetrics: true, webhookRetryDelays: [2, 4, 8, 16] });
+  });
+
+  it.each([
+    ["a retry list with a word in it", { WEBHOOK_RETRY_DELAYS: "60,ten,3600" }, "WEBHOOK_RETRY_DELAYS"],
+    ["a retry list with a negative delay", { WEBHOOK_RETRY_DELAYS: "60,-1" }, "WEBHOOK_RETRY_DELAYS"],
+    [
+      "a retry delay over the Queues maximum of 12 h",
+      { WEBHOOK_RETRY_DELAYS: "43201" },
+      "WEBHOOK_RETRY_DELAYS",
+    ],
+    ["an empty retry list", { WEBHOOK_RETRY_DELAYS: "" }, "WEBHOOK_RETRY_DELAYS"],
+    ["an unknown APP_ENV", { APP_ENV: "staging" }, "APP_ENV"],
+    ["a metrics flag that is not true or false", { EXPOSE_DB_METRICS: "yes" }, "EXPOSE_DB_METRICS"],
+  ])("%s is rejected, naming the variable", (_, override, name) => {
+    expect(() => parseConfig({ ...valid, ...override })).toThrow(name);
+  });
+});
