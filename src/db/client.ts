@@ -1,3 +1,4 @@
+import type { BatchItem } from "drizzle-orm/batch";
 import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
 import * as schema from "./schema";
 
@@ -29,4 +30,16 @@ export function createDb(d1: D1Database, usage: DbUsage = { rowsRead: 0, rowsWri
     },
   });
   return drizzle(counted, { schema });
+}
+
+/**
+ * Runs one query as a batch of one, so that its D1 row counts reach the request's usage
+ * (a plain `await query` bypasses `batch`, the only place they are read).
+ *
+ * @example
+ * const rows = await counted(db, db.select().from(customers).where(…).limit(1));
+ */
+export async function counted<T extends BatchItem<"sqlite">>(db: Database, query: T): Promise<Awaited<T>> {
+  const [result] = await db.batch([query]);
+  return result as Awaited<T>;
 }

@@ -1,5 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
+import { counted } from "../db/client";
 import { accounts, apiKeys } from "../db/schema";
 import type { AppEnv, Caller } from "../env";
 import { nowMs } from "./clock";
@@ -52,14 +53,15 @@ async function lookup(db: AppEnv["Variables"]["db"], key: string): Promise<Calle
   const hit = cache.get(hash);
   if (hit && hit.expires > nowMs()) return hit.caller;
 
-  const [rows] = await db.batch([
+  const rows = await counted(
+    db,
     db
       .select({ accountId: apiKeys.accountId, live: apiKeys.live, taxRegime: accounts.taxRegime })
       .from(apiKeys)
       .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
       .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt)))
       .limit(1),
-  ]);
+  );
   const row = rows[0];
   // The hash covers the prefix, so a stored key's `live` always matches it; check anyway.
   const caller = row && row.live === key.startsWith("sk_live_") ? row : null;

@@ -3,7 +3,7 @@
  * n = digits, a = uppercase letters, c = uppercase letters or digits.
  *
  * Source: SWIFT IBAN registry release 101 as parsed by python-stdnum (`stdnum/iban.dat`),
- * transcribed in /work/shared/reference/domain.md §5.1. The IBAN length is 4 + the BBAN length.
+ * (arthurdejong/python-stdnum). The IBAN length is 4 + the BBAN length.
  * Territories that borrow a parent's format (French overseas, Åland, Crown dependencies) are
  * not listed on their own because the registry does not list them.
  */

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, lt, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import * as z from "zod";
-import type { Database } from "../db/client";
+import { counted, type Database } from "../db/client";
 import { ApiError } from "./errors";
 import { type IdKind, isId } from "./ids";
 
@@ -66,7 +66,7 @@ export async function paginate<T extends PagedTable>(
 
   let rows: T["$inferSelect"][];
   if (cursor === undefined) {
-    [rows] = (await db.batch([page])) as [T["$inferSelect"][]];
+    rows = (await counted(db, page)) as T["$inferSelect"][];
   } else {
     const invalid = new ApiError("parameter_invalid", `${param} must be the id of an object in this list.`, {
       param,

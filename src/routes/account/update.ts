@@ -1,5 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Context } from "hono";
+import { counted } from "../../db/client";
 import { accountDefaultPaymentInstructions, accountEnvironments, paymentInstructions } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { nowIso } from "../../lib/clock";
@@ -48,12 +49,13 @@ async function applyAccountUpdate(c: Context<AppEnv>, body: UpdateAccountBody) {
     seen.add(id);
   });
   if (ids.length > 0) {
-    const [found] = await db.batch([
+    const found = await counted(
+      db,
       db
         .select({ id: paymentInstructions.id })
         .from(paymentInstructions)
         .where(and(inArray(paymentInstructions.id, ids), ownedBy(paymentInstructions, caller))),
-    ]);
+    );
     const existing = new Set(found.map((r) => r.id));
     const missing = ids.findIndex((id) => !existing.has(id));
     if (missing !== -1) throw noSuchInstruction(ids[missing] as string, missing);

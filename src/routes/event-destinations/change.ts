@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Context } from "hono";
+import { counted } from "../../db/client";
 import { type EventDestinationRow, eventDestinations } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { nowIso } from "../../lib/clock";
@@ -24,13 +25,14 @@ export async function changeDestination(
   const change = typeof changeOf === "function" ? changeOf(current) : changeOf;
   if (Object.keys(change).length === 0) return c.json(serializeDestination(current, { withSecret: true }));
   const next: EventDestinationRow = { ...current, ...change, updatedAt: nowIso() };
-  const [updated] = await db.batch([
+  const updated = await counted(
+    db,
     db
       .update(eventDestinations)
       .set({ ...change, updatedAt: next.updatedAt })
       .where(and(eq(eventDestinations.id, id), ownedBy(eventDestinations, caller)))
       .returning({ id: eventDestinations.id }),
-  ]);
+  );
   if (updated.length === 0) throw notFound("event destination", id);
   return c.json(serializeDestination(next, { withSecret: true }));
 }

@@ -1,3 +1,4 @@
+import { counted } from "../../db/client";
 import { type EventDestinationRow, eventDestinations } from "../../db/schema";
 import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
@@ -33,7 +34,7 @@ export const createDestination = route({
       createdAt: now,
       updatedAt: now,
     };
-    await db.batch([db.insert(eventDestinations).values(row)]);
+    await counted(db, db.insert(eventDestinations).values(row));
     return c.json(serializeDestination(row, { withSecret: true }), 201);
   },
 });

@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import { counted } from "../../db/client";
 import { eventDestinations } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import { idParams, route } from "../../lib/route";
@@ -13,12 +14,13 @@ export const deleteDestination = route({
   responses: { 204: { description: "Deleted." } },
   handler: async (c, { params: { id } }) => {
     const db = c.get("db");
-    const [deleted] = await db.batch([
+    const deleted = await counted(
+      db,
       db
         .delete(eventDestinations)
         .where(and(eq(eventDestinations.id, id), ownedBy(eventDestinations, c.get("caller"))))
         .returning({ id: eventDestinations.id }),
-    ]);
+    );
     if (deleted.length === 0) throw notFound("event destination", id);
     return c.body(null, 204);
   },

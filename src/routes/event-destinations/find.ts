@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import type { Database } from "../../db/client";
+import { counted, type Database } from "../../db/client";
 import { type EventDestinationRow, eventDestinations } from "../../db/schema";
 import type { Caller } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
@@ -13,13 +13,14 @@ export async function findDestination(
   caller: Caller,
   id: string,
 ): Promise<EventDestinationRow> {
-  const [rows] = await db.batch([
+  const rows = await counted(
+    db,
     db
       .select()
       .from(eventDestinations)
       .where(and(eq(eventDestinations.id, id), ownedBy(eventDestinations, caller)))
       .limit(1),
-  ]);
+  );
   const row = rows[0];
   if (!row) throw notFound("event destination", id);
   return row;

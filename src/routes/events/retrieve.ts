@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import { counted } from "../../db/client";
 import { events } from "../../db/schema";
 import { serializeEvent } from "../../events/serialize";
 import { notFound } from "../../lib/errors";
@@ -15,13 +16,14 @@ export const retrieveEvent = route({
   responses: { 200: { description: "The event with its data snapshot.", schema: eventObject } },
   handler: async (c, { params: { id } }) => {
     const db = c.get("db");
-    const [rows] = await db.batch([
+    const rows = await counted(
+      db,
       db
         .select()
         .from(events)
         .where(and(eq(events.id, id), ownedBy(events, c.get("caller"))))
         .limit(1),
-    ]);
+    );
     const row = rows[0];
     if (!row) throw notFound("event", id);
     return c.json(serializeEvent(row));

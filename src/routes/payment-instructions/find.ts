@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import type { Database } from "../../db/client";
+import { counted, type Database } from "../../db/client";
 import { type PaymentInstructionRow, paymentInstructions } from "../../db/schema";
 import type { Caller } from "../../env";
 import { notFound } from "../../lib/errors";
@@ -11,13 +11,14 @@ export async function findPaymentInstruction(
   caller: Caller,
   id: string,
 ): Promise<PaymentInstructionRow> {
-  const [rows] = await db.batch([
+  const rows = await counted(
+    db,
     db
       .select()
       .from(paymentInstructions)
       .where(and(eq(paymentInstructions.id, id), ownedBy(paymentInstructions, caller)))
       .limit(1),
-  ]);
+  );
   const row = rows[0];
   if (!row) throw notFound("payment instruction", id);
   return row;

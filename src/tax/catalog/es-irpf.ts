@@ -3,14 +3,14 @@ import { type RuleHead, versions } from "./define";
 
 /**
  * IRPF withholding (retenciones), Ley 35/2006 and its regulation RD 439/2007.
- * Sources: /work/shared/reference/domain.md §3.6; invopop/gobl regimes/es/tax_categories.go;
+ * Sources: Ley 35/2006 art. 101 and RD 439/2007 arts. 95 and 101; invopop/gobl regimes/es/tax_categories.go;
  * AEAT "Rendimientos de capital mobiliario" page (capital rates 2015–2016, image rights).
  *
  * Start dates: the oldest documented start is used and nothing earlier is added.
- * - `professional` 15 % "→ 2012-08-31" and `professional_new` 7 % "→ 2012-08-31" have no start
- *   in domain.md; gobl has `pro` 15 % and `pro-start` 7 % since 2007-01-01, used here.
+ * - `professional` 15 % "→ 2012-08-31" and `professional_new` 7 % "→ 2012-08-31" have no documented
+ *   start; gobl has `pro` 15 % and `pro-start` 7 % since 2007-01-01, used here.
  * - `modules` 1 %: gobl `modules` since 2007-01-01.
- * - `capital` / `rental`: domain.md and AEAT date them from 2015-01-01 (20 %); the earlier
+ * - `capital` / `rental`: AEAT dates them from 2015-01-01 (20 %); the earlier
  *   history (e.g. 21 % in 2012–2014) has no documented dates, so it is left out.
  * - `image_rights` 24 %: AEAT says "desde 2015"; 2015-01-01 is the start of that year's
  *   regime (Ley 26/2014), the same date AEAT gives for the 2015 capital rate.

@@ -2,7 +2,7 @@ import type { Tax } from "../types";
 import { LIVA_START, versions } from "./define";
 
 /**
- * IVA (Ley 37/1992). Sources: /work/shared/reference/domain.md §3.1, §3.2, §3.5, §3.7.
+ * IVA (Ley 37/1992). Sources: Ley 37/1992 arts. 20–25, 69–70, 84, 90–91 and the RDLs cited per rule.
  *
  * Permanent rates: general, reduced, super_reduced (dates from invopop/gobl
  * regimes/es/tax_categories.go; Ley 26/2009 from 2010-07-01; RDL 20/2012 from 2012-09-01).
@@ -17,8 +17,8 @@ import { LIVA_START, versions } from "./define";
  * Authority codes (VERI*FACTU, Orden HAC/1177/2024): taxable S1, reverse charge S2, exempt
  * E1–E6 by article, not subject N1 (arts. 7, 14) / N2 (place-of-supply rules). The codes label
  * the treatment; the SII already used the same lists before VERI*FACTU.
- * The 0 % temporary food rate is S1 (subject, not exempt, rate 0), as domain.md §3.2 advises;
- * AEAT's official final stance (S1 vs E6) is recorded there as unverified.
+ * The 0 % temporary food rate is S1 (subject, not exempt, rate 0), the reading of RDL 20/2022
+ * art. 72 (a reduced rate, not an exemption); AEAT's final stance (S1 vs E6) is unverified.
  */
 
 const S1 = "S1";
@@ -136,8 +136,8 @@ const naturalGas = versions(
   ],
 );
 
-// Pellets, briquettes and firewood for heating. The end of the 10 % rate (UNVERIFIED in
-// domain.md §7) was checked: RDL 4/2024 did not extend it and the rate returned to 21 % on
+// Pellets, briquettes and firewood for heating. The end of the 10 % rate (once unverified)
+// was checked: RDL 4/2024 did not extend it and the rate returned to 21 % on
 // 2024-07-01 (https://www.aefecc.es/malas-noticias-el-iva-aplicado-a-los-combustibles-de-biomasa-vuelve-al-21-desde-el-1-de-julio/).
 const biomass = versions(
   {

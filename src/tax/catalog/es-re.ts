@@ -5,7 +5,7 @@ import { type RuleHead, versions } from "./define";
  * Recargo de equivalencia (Ley 37/1992, arts. 154–163; rates art. 161), charged by suppliers to
  * retailers under the regime, on top of IVA. Each rule shares its id with the IVA rule whose
  * rate it accompanies, and is in force only while that IVA rule is.
- * Sources: /work/shared/reference/domain.md §3.3 and §3.2; invopop/gobl regimes/es/tax_categories.go.
+ * Sources: Ley 37/1992 art. 161 and the RDLs named below; invopop/gobl regimes/es/tax_categories.go.
  *
  * - general / reduced: gobl dates them from 2010-07-01 (4 % / 1 % with IVA 18 % / 8 %). The values
  *   that went with IVA 16 % / 7 % before 2010-07-01 are not documented, so they are left out.
@@ -13,8 +13,8 @@ import { type RuleHead, versions } from "./define";
  *   not documented; left out.
  * - Temporary rates mirror the IVA temporary rules and end with them. For IVA 5 % on foods and
  *   oils, RDL 20/2022 says 0.625 % but AEAT announced 0.62 % because its systems accept two
- *   decimals (AEAT notice quoted in OCA/l10n-spain#2715); 0.62 % is used, as in domain.md §3.2.
- *   For natural gas, domain.md §3.2 records 0.625 % (RDL 17/2022), kept as recorded.
+ *   decimals (AEAT notice quoted in OCA/l10n-spain#2715); 0.62 % is used.
+ *   For natural gas, 0.625 % is recorded after RDL 17/2022 (to be reviewed: issue 12).
  * Left out: tobacco 1.75 % (no dates documented); electricity, biomass and the 2024 natural gas
  * 10 % rate (no surcharge value documented).
  *
