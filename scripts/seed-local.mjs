@@ -5,8 +5,29 @@ import { lit, sha256Hex, wrangler } from "./lib.mjs";
 
 const CREATED = "2026-01-01T00:00:00.000Z";
 const accounts = [
-  { id: "acct_0000000000000000000000ES01", name: "Local Spanish account", regime: "es", slug: "es" },
-  { id: "acct_0000000000000000000000GL01", name: "Local global account", regime: "global", slug: "global" },
+  {
+    id: "acct_0000000000000000000000ES01",
+    name: "Local Spanish account",
+    regime: "es",
+    slug: "es",
+    // A complete issuer profile, so invoices can be issued right after `npm start`.
+    profile: {
+      legalName: "Local Dev Ibérica SL",
+      taxId: ["ES", "es_nif", "B12345674"],
+      address: ["Calle de Alcalá 1", "Madrid", "28014", "Madrid", "ES"],
+    },
+  },
+  {
+    id: "acct_0000000000000000000000GL01",
+    name: "Local global account",
+    regime: "global",
+    slug: "global",
+    profile: {
+      legalName: "Local Dev Global Ltd",
+      taxId: ["GB", "local", "GB123456789"],
+      address: ["1 King Street", "London", "EC2V 8AU", null, "GB"],
+    },
+  },
 ];
 
 const statements = [];
@@ -17,6 +38,21 @@ for (const a of accounts) {
   for (const mode of ["test", "live"]) {
     const key = `sk_${mode}_${a.slug}_localdev`;
     const keyId = `key_0000000000000000000000${a.slug === "es" ? "ES" : "GL"}${mode === "test" ? "T" : "L"}1`;
+    const live = mode === "live" ? 1 : 0;
+    const { legalName, taxId, address } = a.profile;
+    const txi = `txi_0000000000000000000000${a.slug === "es" ? "ES" : "GL"}${mode === "test" ? "T" : "V"}1`;
+    const profile = [
+      lit(legalName),
+      lit(txi),
+      ...taxId.map(lit),
+      lit(CREATED),
+      ...address.map((v) => (v === null ? "NULL" : lit(v))),
+    ].join(", ");
+    // A profile is written only where none was ever set, so a re-run changes nothing.
+    statements.push(
+      `INSERT OR IGNORE INTO account_environments (account_id, live, updated_at) VALUES (${lit(a.id)}, ${live}, ${lit(CREATED)});`,
+      `UPDATE account_environments SET (legal_name, tax_id_id, tax_id_country, tax_id_type, tax_id_value, tax_id_created_at, address_line_1, address_city, address_postal_code, address_state, address_country) = (${profile}) WHERE account_id = ${lit(a.id)} AND live = ${live} AND legal_name IS NULL AND tax_id_id IS NULL AND address_line_1 IS NULL;`,
+    );
     statements.push(
       `INSERT OR IGNORE INTO api_keys (id, account_id, live, key_hash, key_hint, created_at) VALUES (${lit(keyId)}, ${lit(a.id)}, ${mode === "live" ? 1 : 0}, ${lit(sha256Hex(key))}, ${lit(key.slice(-4))}, ${lit(CREATED)});`,
     );

@@ -22,6 +22,14 @@ export const VERIFICATION_STATUSES = ["pending", "completed", "failed"] as const
 
 export const PAYMENT_INSTRUCTION_TYPES = ["bank_transfer"] as const;
 
+export const INVOICE_TYPES = ["ordinary", "simplified", "corrective"] as const;
+export type InvoiceType = (typeof INVOICE_TYPES)[number];
+export const INVOICE_NUMBERINGS = ["series", "customer"] as const;
+export type InvoiceNumbering = (typeof INVOICE_NUMBERINGS)[number];
+/** Corrective reasons (RD 1619/2012 art. 15; VERI*FACTU TipoFactura R1–R5). R5 corrects a simplified invoice. */
+export const CORRECTION_REASONS = ["R1", "R2", "R3", "R4", "R5"] as const;
+export type CorrectionReason = (typeof CORRECTION_REASONS)[number];
+
 export const DESTINATION_STATUSES = ["enabled", "disabled"] as const;
 export const DISABLED_REASONS = ["delivery_failures", "requested"] as const;
 
@@ -42,6 +50,7 @@ export const EVENT_TYPES = [
   "tax_id.verification.completed",
   "tax_id.verification.failed",
   "invoice.issued",
+  "invoice.amended",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -17,3 +17,11 @@ export function isForeignKeyViolation(err: unknown): boolean {
   }
   return false;
 }
+
+/** True when `err` (or an error it wraps) carries `text`: the message of a trigger's RAISE(ABORT, …). */
+export function isRaised(err: unknown, text: string): boolean {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (e.message.includes(text)) return true;
+  }
+  return false;
+}

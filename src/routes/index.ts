@@ -3,6 +3,7 @@ import { customerRoutes } from "./customers";
 import { eventDestinationRoutes } from "./event-destinations";
 import { eventRoutes } from "./events";
 import { health } from "./health";
+import { invoiceRoutes } from "./invoices";
 import { paymentInstructionRoutes } from "./payment-instructions";
 import { taxRegimeRoutes } from "./tax-regimes";
 
@@ -15,4 +16,5 @@ export const ROUTES = [
   ...accountRoutes,
   ...eventRoutes,
   ...eventDestinationRoutes,
+  ...invoiceRoutes,
 ];

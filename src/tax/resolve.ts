@@ -1,3 +1,4 @@
+import { isIsoDate, nextDay } from "../lib/dates";
 import { CATALOG, isTaxRegimeId } from "./catalog";
 import type { IsoDate, RuleVersion, Tax } from "./types";
 
@@ -11,29 +12,6 @@ export type ResolveFailure =
 export type ResolveResult =
   | { ok: true; tax: Tax; version: RuleVersion }
   | { ok: false; reason: ResolveFailure; message: string };
-
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** True for a real calendar date written `YYYY-MM-DD` (2024-02-29 yes, 2023-02-29 no). */
-export function isIsoDate(value: string): value is IsoDate {
-  const m = ISO_DATE.exec(value);
-  if (!m) return false;
-  const year = Number(m[1]);
-  const month = Number(m[2]);
-  const day = Number(m[3]);
-  if (month < 1 || month > 12 || day < 1) return false;
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
-  return day <= days;
-}
-
-/** The day after an ISO date (for years 0001–9999). */
-export function nextDay(date: IsoDate): IsoDate {
-  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
-  const t = new Date(0);
-  t.setUTCFullYear(y, m - 1, d + 1);
-  return t.toISOString().slice(0, 10);
-}
 
 /** True when `date` falls within the version's first and last day (both inclusive). */
 export function isInForce(version: RuleVersion, date: IsoDate): boolean {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CATALOG } from "../../src/tax/catalog";
-import { isIsoDate, nextDay, resolveRule } from "../../src/tax/resolve";
+import { isIsoDate, nextDay } from "../../src/lib/dates";
+import { resolveRule } from "../../src/tax/resolve";
 import type { RuleVersion } from "../../src/tax/types";
 
 function rateOn(tax: string, rule: string, date: string): string | null | undefined {

@@ -1,5 +1,5 @@
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { TAX_REGIME_IDS } from "../../constants";
+import { TAX_ID_TYPES, TAX_REGIME_IDS, VERIFICATION_STATUSES } from "../../constants";
 
 export const accounts = sqliteTable("accounts", {
   id: text("id").primaryKey(),
@@ -30,9 +30,9 @@ export const apiKeys = sqliteTable(
 export type AccountRow = typeof accounts.$inferSelect;
 
 /**
- * What one environment of an account has changed, so that test activity never shows in
- * what a live key reads (and the reverse). `updated_at` moves with the environment's
- * settings (its default payment instructions).
+ * What one environment of an account has set, so that test activity never shows in what a
+ * live key reads (and the reverse): the issuer profile invoices snapshot, and `updated_at`,
+ * which moves with the environment's settings (profile, default payment instructions).
  */
 export const accountEnvironments = sqliteTable(
   "account_environments",
@@ -41,7 +41,25 @@ export const accountEnvironments = sqliteTable(
       .notNull()
       .references(() => accounts.id),
     live: integer("live", { mode: "boolean" }).notNull(),
+    legalName: text("legal_name"),
+    /** The issuer's Tax ID object (owner: the account); all null when unset. */
+    taxIdId: text("tax_id_id"),
+    taxIdCountry: text("tax_id_country"),
+    taxIdType: text("tax_id_type", { enum: TAX_ID_TYPES }),
+    taxIdValue: text("tax_id_value"),
+    taxIdVerificationStatus: text("tax_id_verification_status", { enum: VERIFICATION_STATUSES }),
+    taxIdVerificationValid: integer("tax_id_verification_valid", { mode: "boolean" }),
+    taxIdVerificationCompletedAt: text("tax_id_verification_completed_at"),
+    taxIdCreatedAt: text("tax_id_created_at"),
+    addressLine1: text("address_line_1"),
+    addressLine2: text("address_line_2"),
+    addressCity: text("address_city"),
+    addressPostalCode: text("address_postal_code"),
+    addressState: text("address_state"),
+    addressCountry: text("address_country"),
     updatedAt: text("updated_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.live] })],
 );
+
+export type AccountEnvironmentRow = typeof accountEnvironments.$inferSelect;

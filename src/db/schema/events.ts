@@ -23,6 +23,7 @@ export const events = sqliteTable(
   (t) => [
     index("events_list_idx").on(t.accountId, t.live, t.id),
     index("events_type_idx").on(t.accountId, t.live, t.type, t.id),
+    index("events_related_idx").on(t.accountId, t.live, t.relatedObjectId, t.id),
     // Partial: only what the sweep looks for, so the usual event (born dispatched) skips it.
     index("events_undispatched_idx").on(t.createdAt, t.id).where(sql`${t.dispatchedAt} IS NULL`),
   ],

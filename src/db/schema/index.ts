@@ -1,4 +1,5 @@
 export * from "./accounts";
 export * from "./customers";
 export * from "./events";
+export * from "./invoices";
 export * from "./payment-instructions";

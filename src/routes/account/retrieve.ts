@@ -1,37 +1,35 @@
 import { and, eq } from "drizzle-orm";
-import type { Context } from "hono";
-import { accountEnvironments, accounts } from "../../db/schema";
-import type { AppEnv } from "../../env";
+import type { Database } from "../../db/client";
+import { type AccountEnvironmentRow, type AccountRow, accountEnvironments, accounts } from "../../db/schema";
+import type { Caller } from "../../env";
 import { notFound } from "../../lib/errors";
 import { route } from "../../lib/route";
 import { defaultsQuery } from "./defaults";
 import { accountObject } from "./schemas";
 import { serializeAccount } from "./serialize";
 
-/** The key's account, in the key's environment. */
-export async function accountView(c: Context<AppEnv>) {
-  const db = c.get("db");
-  const caller = c.get("caller");
+export type AccountState = {
+  account: AccountRow;
+  /** This environment's settings; null until something was set in it. */
+  environment: AccountEnvironmentRow | null;
+  defaults: string[];
+};
+
+/** The key's account with its environment's profile and default instructions: one round trip. */
+export async function loadAccount(db: Database, caller: Caller): Promise<AccountState> {
   const [rows, environment, defaults] = await db.batch([
     db.select().from(accounts).where(eq(accounts.id, caller.accountId)).limit(1),
     db
-      .select({ updatedAt: accountEnvironments.updatedAt })
+      .select()
       .from(accountEnvironments)
       .where(
         and(eq(accountEnvironments.accountId, caller.accountId), eq(accountEnvironments.live, caller.live)),
       ),
     defaultsQuery(db, caller),
   ]);
-  const row = rows[0];
-  if (!row) throw notFound("account", caller.accountId);
-  // The later of an account-wide change and a change of this environment's settings.
-  const envUpdatedAt = environment[0]?.updatedAt;
-  const updatedAt = envUpdatedAt && envUpdatedAt > row.updatedAt ? envUpdatedAt : row.updatedAt;
-  return serializeAccount(
-    { ...row, updatedAt },
-    caller.live,
-    defaults.map((d) => d.id),
-  );
+  const account = rows[0];
+  if (!account) throw notFound("account", caller.accountId);
+  return { account, environment: environment[0] ?? null, defaults: defaults.map((d) => d.id) };
 }
 
 export const retrieveAccount = route({
@@ -42,5 +40,6 @@ export const retrieveAccount = route({
   responses: {
     200: { description: "The account, as seen from the key's environment.", schema: accountObject },
   },
-  handler: async (c) => c.json(await accountView(c)),
+  handler: async (c) =>
+    c.json(serializeAccount(await loadAccount(c.get("db"), c.get("caller")), c.get("caller").live)),
 });

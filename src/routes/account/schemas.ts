@@ -1,6 +1,8 @@
 import * as z from "zod";
 import { TAX_REGIME_IDS } from "../../constants";
-import { timestamp } from "../../lib/api-schemas";
+import { addressObject, taxIdObject, timestamp } from "../../lib/api-schemas";
+import { addressPatchInput, taxIdInput } from "../../lib/party";
+import { text } from "../../lib/validation";
 
 export const MAX_DEFAULT_PAYMENT_INSTRUCTIONS = 10;
 
@@ -10,6 +12,10 @@ export const updateAccountBody = z
       .array(z.string())
       .max(MAX_DEFAULT_PAYMENT_INSTRUCTIONS, `must have at most ${MAX_DEFAULT_PAYMENT_INSTRUCTIONS} entries`)
       .optional(),
+    /** The issuer profile of this environment: what invoices snapshot as `issuer`. */
+    legal_name: text(256).nullable().optional(),
+    tax_id: taxIdInput.nullable().optional(),
+    address: addressPatchInput.nullable().optional(),
   })
   .strict();
 
@@ -23,6 +29,9 @@ export const accountObject = z
     name: z.string(),
     tax_regime: z.enum(TAX_REGIME_IDS),
     default_payment_instructions: z.array(z.string()),
+    legal_name: z.string().nullable(),
+    tax_id: taxIdObject.nullable(),
+    address: addressObject.nullable(),
     created_at: timestamp,
     updated_at: timestamp,
   })

@@ -1,20 +1,23 @@
-import type { AccountRow } from "../../db/schema";
+import { addressOf, NO_TAX_ID, taxIdOf } from "../../lib/party";
+import type { AccountState } from "./retrieve";
 import type { Account } from "./schemas";
 
-/** The account as seen from one environment (the key's). */
-export function serializeAccount(
-  row: AccountRow,
-  live: boolean,
-  defaultPaymentInstructions: string[],
-): Account {
+/** The account as seen from one environment (the key's): its profile and defaults are that environment's. */
+export function serializeAccount({ account, environment, defaults }: AccountState, live: boolean): Account {
+  // The later of an account-wide change and a change of this environment's settings.
+  const updatedAt =
+    environment && environment.updatedAt > account.updatedAt ? environment.updatedAt : account.updatedAt;
   return {
-    id: row.id,
+    id: account.id,
     object: "account",
     live,
-    name: row.name,
-    tax_regime: row.taxRegime,
-    default_payment_instructions: defaultPaymentInstructions,
-    created_at: row.createdAt,
-    updated_at: row.updatedAt,
+    name: account.name,
+    tax_regime: account.taxRegime,
+    default_payment_instructions: defaults,
+    legal_name: environment?.legalName ?? null,
+    tax_id: taxIdOf(environment ?? NO_TAX_ID, { type: "account", id: account.id }, live),
+    address: environment ? addressOf(environment) : null,
+    created_at: account.createdAt,
+    updated_at: updatedAt,
   };
 }

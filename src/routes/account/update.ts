@@ -1,4 +1,5 @@
 import { and, eq, inArray } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
 import { counted } from "../../db/client";
 import { accountDefaultPaymentInstructions, accountEnvironments, paymentInstructions } from "../../db/schema";
@@ -7,22 +8,19 @@ import { nowIso } from "../../lib/clock";
 import { isForeignKeyViolation } from "../../lib/db-errors";
 import { ApiError } from "../../lib/errors";
 import { isId } from "../../lib/ids";
+import { addressColumns, NO_TAX_ID, newTaxIdColumns } from "../../lib/party";
 import { route } from "../../lib/route";
 import { ownedBy } from "../../lib/scope";
-import { accountView } from "./retrieve";
+import { loadAccount } from "./retrieve";
 import { accountObject, type UpdateAccountBody, updateAccountBody } from "./schemas";
+import { serializeAccount } from "./serialize";
 
 const PARAM = "default_payment_instructions";
 
-function noSuchInstruction(id: string, index: number): ApiError {
-  return new ApiError("parameter_invalid", `No such payment instruction: '${id}'.`, {
-    param: `${PARAM}.${index}`,
-  });
-}
-
 /**
- * `default_payment_instructions` is an ordered list (first preferred) of the caller's
- * environment's instructions, without duplicates, at most ten. It replaces the previous list.
+ * Per environment: `default_payment_instructions` (an ordered list, first preferred, of the
+ * environment's instructions, no duplicates, at most ten; it replaces the previous list) and
+ * the issuer profile (`legal_name`, `tax_id`, `address`; null clears, an address merges).
  */
 export const updateAccount = route({
   method: "patch",
@@ -31,15 +29,58 @@ export const updateAccount = route({
   summary: "Update the account",
   request: { json: updateAccountBody },
   responses: { 200: { description: "The updated account.", schema: accountObject } },
-  handler: async (c, { json: body }) => c.json(await applyAccountUpdate(c, body)),
+  handler: async (c, { json: body }) => {
+    await applyAccountUpdate(c, body);
+    return c.json(serializeAccount(await loadAccount(c.get("db"), c.get("caller")), c.get("caller").live));
+  },
 });
 
-async function applyAccountUpdate(c: Context<AppEnv>, body: UpdateAccountBody) {
-  const ids = body.default_payment_instructions;
-  if (ids === undefined) return accountView(c);
+async function applyAccountUpdate(c: Context<AppEnv>, body: UpdateAccountBody): Promise<void> {
+  if (Object.keys(body).length === 0) return;
   const db = c.get("db");
   const caller = c.get("caller");
+  const current = (await loadAccount(db, caller)).environment;
+  const now = nowIso();
+  const profile = {
+    ...(body.legal_name !== undefined && { legalName: body.legal_name }),
+    // A replaced Tax ID is a new object (new id).
+    ...(body.tax_id !== undefined && (body.tax_id === null ? NO_TAX_ID : newTaxIdColumns(body.tax_id))),
+    ...(body.address !== undefined && addressColumns(body.address, current?.addressLine1 ? current : null)),
+  };
+  // Only this environment's row moves: the other environment sees no change.
+  const statements: BatchItem<"sqlite">[] = [
+    db
+      .insert(accountEnvironments)
+      .values({ accountId: caller.accountId, live: caller.live, ...profile, updatedAt: now })
+      .onConflictDoUpdate({
+        target: [accountEnvironments.accountId, accountEnvironments.live],
+        set: { ...profile, updatedAt: now },
+      }),
+  ];
+  if (body.default_payment_instructions !== undefined) {
+    statements.push(...(await defaultsStatements(c, body.default_payment_instructions)));
+  }
+  try {
+    // One batch is one transaction: the old list is never half replaced.
+    await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  } catch (err) {
+    // An instruction deleted between the check and this write.
+    if (isForeignKeyViolation(err))
+      throw new ApiError("parameter_invalid", "A payment instruction no longer exists.", { param: PARAM });
+    throw err;
+  }
+}
 
+function noSuchInstruction(id: string, index: number): ApiError {
+  return new ApiError("parameter_invalid", `No such payment instruction: '${id}'.`, {
+    param: `${PARAM}.${index}`,
+  });
+}
+
+/** Checks the new default list and returns the statements that replace the old one. */
+async function defaultsStatements(c: Context<AppEnv>, ids: string[]): Promise<BatchItem<"sqlite">[]> {
+  const db = c.get("db");
+  const caller = c.get("caller");
   const seen = new Set<string>();
   ids.forEach((id, i) => {
     if (!isId("paymentInstruction", id)) throw noSuchInstruction(id, i);
@@ -60,36 +101,16 @@ async function applyAccountUpdate(c: Context<AppEnv>, body: UpdateAccountBody) {
     const missing = ids.findIndex((id) => !existing.has(id));
     if (missing !== -1) throw noSuchInstruction(ids[missing] as string, missing);
   }
-
   const table = accountDefaultPaymentInstructions;
   const clear = db
     .delete(table)
     .where(and(eq(table.accountId, caller.accountId), eq(table.live, caller.live)));
-  // Only this environment's timestamp moves: the other environment sees no change.
-  const now = nowIso();
-  const touch = db
-    .insert(accountEnvironments)
-    .values({ accountId: caller.accountId, live: caller.live, updatedAt: now })
-    .onConflictDoUpdate({
-      target: [accountEnvironments.accountId, accountEnvironments.live],
-      set: { updatedAt: now },
-    });
+  if (ids.length === 0) return [clear];
   const rows = ids.map((id, position) => ({
     accountId: caller.accountId,
     live: caller.live,
     position,
     paymentInstructionId: id,
   }));
-  try {
-    // One batch is one transaction: the old list is never half replaced.
-    await (rows.length > 0
-      ? db.batch([clear, db.insert(table).values(rows), touch])
-      : db.batch([clear, touch]));
-  } catch (err) {
-    // An instruction deleted between the check above and this write.
-    if (isForeignKeyViolation(err))
-      throw new ApiError("parameter_invalid", "A payment instruction no longer exists.", { param: PARAM });
-    throw err;
-  }
-  return accountView(c);
+  return [clear, db.insert(table).values(rows)];
 }

@@ -5,8 +5,9 @@ import { nowIso } from "../../lib/clock";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
+import { addressColumns, newTaxIdColumns } from "../../lib/party";
 import { route } from "../../lib/route";
-import { addressColumns, generateInvoicePrefix, newTaxIdColumns, prefixTaken } from "./fields";
+import { generateInvoicePrefix, prefixTaken } from "./fields";
 import { createCustomerBody, customerObject } from "./schemas";
 import { serializeCustomer } from "./serialize";
 

@@ -2,13 +2,14 @@ import { and, eq } from "drizzle-orm";
 import { customers } from "../../db/schema";
 import { writeWithEvents } from "../../events/write";
 import { writerOf } from "../../events/writer";
-import { notFound } from "../../lib/errors";
+import { isForeignKeyViolation } from "../../lib/db-errors";
+import { ApiError, notFound } from "../../lib/errors";
 import { idParams, route } from "../../lib/route";
 import { ownedBy } from "../../lib/scope";
 import { findCustomer } from "./find";
 import { serializeCustomer } from "./serialize";
 
-/** 204 with no body; the event carries the customer as it was. */
+/** 204 with no body; the event carries the customer as it was. A customer named by an invoice is a 409. */
 export const deleteCustomer = route({
   method: "delete",
   path: "/v1/customers/:id",
@@ -20,7 +21,7 @@ export const deleteCustomer = route({
     const db = c.get("db");
     const caller = c.get("caller");
     const current = await findCustomer(db, caller, id);
-    const { results } = await writeWithEvents(
+    const write = writeWithEvents(
       writerOf(c),
       {
         deleted: db
@@ -35,6 +36,14 @@ export const deleteCustomer = route({
         whileExists: [customers, customers.id],
       },
     );
+    // The invoices' foreign key decides, so an invoice issued concurrently cannot slip past.
+    const { results } = await write.catch((err) => {
+      if (!isForeignKeyViolation(err)) throw err;
+      throw new ApiError(
+        "resource_in_use",
+        `Customer '${id}' is named by invoices, which keep referring to it: it cannot be deleted.`,
+      );
+    });
     if (results.deleted.length === 0) throw notFound("customer", id);
     return c.body(null, 204);
   },

@@ -1,15 +1,8 @@
 import * as z from "zod";
-import { TAX_ID_TYPES } from "../../constants";
 import { addressObject, taxIdObject, timestamp } from "../../lib/api-schemas";
-import { isCountryCode } from "../../lib/countries";
 import { listParams } from "../../lib/pagination";
+import { addressInput, addressPatchInput, countryCode, taxIdInput } from "../../lib/party";
 import { text } from "../../lib/validation";
-
-/** ISO 3166-1 alpha-2, uppercased on input. */
-export const countryCode = z
-  .string()
-  .transform((s) => s.toUpperCase())
-  .refine(isCountryCode, "must be an ISO 3166-1 alpha-2 country code");
 
 const email = text(254).regex(/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/, "must be a valid email address");
 const phone = text(32);
@@ -20,14 +13,6 @@ const invoicePrefix = z
   .transform((s) => s.toUpperCase())
   .refine((s) => /^[A-Z0-9]{3,12}$/.test(s), "must be 3 to 12 characters A-Z and 0-9");
 
-const taxIdInput = z
-  .object({
-    country: countryCode,
-    type: z.enum(TAX_ID_TYPES),
-    value: text(32),
-  })
-  .strict();
-
 export const createCustomerBody = z
   .object({
     name: text(256),
@@ -35,18 +20,7 @@ export const createCustomerBody = z
     tax_id: taxIdInput,
     email: email.nullable().optional(),
     phone: phone.nullable().optional(),
-    address: z
-      .object({
-        line_1: text(200),
-        line_2: text(200).nullable().optional(),
-        city: text(200),
-        postal_code: text(20),
-        state: text(200).nullable().optional(),
-        country: countryCode,
-      })
-      .strict()
-      .nullable()
-      .optional(),
+    address: addressInput.nullable().optional(),
   })
   .strict();
 
@@ -58,18 +32,7 @@ export const updateCustomerBody = z
     tax_id: taxIdInput.optional(),
     email: email.nullable().optional(),
     phone: phone.nullable().optional(),
-    address: z
-      .object({
-        line_1: text(200).optional(),
-        line_2: text(200).nullable().optional(),
-        city: text(200).optional(),
-        postal_code: text(20).optional(),
-        state: text(200).nullable().optional(),
-        country: countryCode.optional(),
-      })
-      .strict()
-      .nullable()
-      .optional(),
+    address: addressPatchInput.nullable().optional(),
   })
   .strict();
 

@@ -1,4 +1,5 @@
 import type { CustomerRow } from "../../db/schema";
+import { addressOf, taxIdOf } from "../../lib/party";
 import type { Customer } from "./schemas";
 
 /** The one place a customer row becomes the API object. */
@@ -9,39 +10,11 @@ export function serializeCustomer(row: CustomerRow): Customer {
     live: row.live,
     name: row.name,
     invoice_prefix: row.invoicePrefix,
-    tax_id: {
-      id: row.taxIdId,
-      object: "tax_id" as const,
-      live: row.live,
-      country: row.taxIdCountry,
-      type: row.taxIdType,
-      value: row.taxIdValue,
-      owner: { type: "customer" as const, id: row.id },
-      verification:
-        row.taxIdVerificationStatus === null
-          ? null
-          : {
-              status: row.taxIdVerificationStatus,
-              valid: row.taxIdVerificationValid,
-              completed_at: row.taxIdVerificationCompletedAt,
-            },
-    },
+    tax_id: taxIdOf(row, { type: "customer", id: row.id }, row.live) as Customer["tax_id"],
     email: row.email,
     phone: row.phone,
     address: addressOf(row),
     created_at: row.createdAt,
     updated_at: row.updatedAt,
   };
-}
-
-/** The address, or null when none is stored (an address is always complete). */
-function addressOf(row: CustomerRow): Customer["address"] {
-  const {
-    addressLine1: line_1,
-    addressCity: city,
-    addressPostalCode: postal_code,
-    addressCountry: country,
-  } = row;
-  if (line_1 === null || city === null || postal_code === null || country === null) return null;
-  return { line_1, line_2: row.addressLine2, city, postal_code, state: row.addressState, country };
 }

@@ -3,11 +3,12 @@ import { type CustomerRow, customers } from "../../db/schema";
 import { writeWithEvents } from "../../events/write";
 import { writerOf } from "../../events/writer";
 import { nowIso } from "../../lib/clock";
-import { isUniqueViolation } from "../../lib/db-errors";
+import { isRaised, isUniqueViolation } from "../../lib/db-errors";
 import { notFound } from "../../lib/errors";
+import { addressColumns, newTaxIdColumns } from "../../lib/party";
 import { idParams, route } from "../../lib/route";
 import { ownedBy } from "../../lib/scope";
-import { addressColumns, newTaxIdColumns, prefixTaken } from "./fields";
+import { prefixLocked, prefixTaken } from "./fields";
 import { findCustomer } from "./find";
 import { customerObject, updateCustomerBody } from "./schemas";
 import { serializeCustomer } from "./serialize";
@@ -57,6 +58,10 @@ export const updateCustomer = route({
       if (results.updated.length === 0) throw notFound("customer", id);
     } catch (err) {
       if (isUniqueViolation(err, "invoice_prefix")) throw prefixTaken(next.invoicePrefix);
+      // The database's lock (a trigger): an invoice already names this customer.
+      if (String(err instanceof Error ? (err.cause ?? err.message) : err).includes("invoice_prefix_locked")) {
+        throw prefixLocked(current.invoicePrefix);
+      }
       throw err;
     }
     return c.json(customer);

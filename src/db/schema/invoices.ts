@@ -1,0 +1,155 @@
+import { sql } from "drizzle-orm";
+import {
+  type AnySQLiteColumn,
+  index,
+  integer,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
+import {
+  CORRECTION_REASONS,
+  INVOICE_NUMBERINGS,
+  INVOICE_TYPES,
+  type TaxEffect,
+  type TaxTreatment,
+} from "../../constants";
+import { accounts } from "./accounts";
+import { customers } from "./customers";
+
+type Address = {
+  line_1: string;
+  line_2: string | null;
+  city: string;
+  postal_code: string;
+  state: string | null;
+  country: string;
+};
+type SnapshotTaxId = { country: string; type: string; value: string };
+type AppliedTax = {
+  tax: string | null;
+  rule: string | null;
+  name: string;
+  treatment: TaxTreatment;
+  effect: TaxEffect;
+  rate: string | null;
+  authority_code: string | null;
+};
+
+/** The JSON snapshots of an invoice row; amounts are integer minor units. */
+export type StoredIssuer = { name: string; tax_id: SnapshotTaxId | null; address: Address | null };
+export type StoredCustomer = {
+  id: string;
+  name: string;
+  tax_id: SnapshotTaxId & { id: string };
+  email: string | null;
+  phone: string | null;
+  address: Address | null;
+};
+export type StoredLine = {
+  description: string;
+  quantity: string;
+  unit_price: string;
+  amount: number;
+  taxes: AppliedTax[];
+};
+export type StoredBreakdownRow = AppliedTax & {
+  description: string;
+  legal_reference: string | null;
+  base: number;
+  amount: number | null;
+};
+export type StoredPaymentTerms = {
+  due_date: string | null;
+  options: {
+    payment_instruction: string;
+    type: "bank_transfer";
+    bank_transfer: { beneficiary: string; iban: string; bic: string | null };
+  }[];
+};
+
+/**
+ * An issued invoice: immutable but for `corrected_by`. Snapshots (issuer, customer, lines,
+ * breakdown, payment terms) are JSON with amounts in integer minor units; the API's decimal
+ * strings are made by the serializer.
+ *
+ * Numbering: `counter` is unique per (account, environment, series, counter_key), where
+ * `counter_key` is "" for series numbering and the customer id for customer numbering. That
+ * unique index is the counter: an issuance reads the last number and inserts the next in
+ * its batch, and of two concurrent issues with the same number one fails and retries, so
+ * numbers are gapless and a rejected request consumes none.
+ */
+export const invoices = sqliteTable(
+  "invoices",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    live: integer("live", { mode: "boolean" }).notNull(),
+    type: text("type", { enum: INVOICE_TYPES }).notNull(),
+    series: text("series").notNull(),
+    numbering: text("numbering", { enum: INVOICE_NUMBERINGS }).notNull(),
+    counterKey: text("counter_key").notNull(),
+    counter: integer("counter").notNull(),
+    number: text("number").notNull(),
+    issueDate: text("issue_date").notNull(),
+    operationDate: text("operation_date"),
+    /** The dates the taxes resolved on (a corrective copies its corrected invoice's). */
+    supplyTaxDate: text("supply_tax_date").notNull(),
+    withholdingTaxDate: text("withholding_tax_date").notNull(),
+    currency: text("currency").notNull(),
+    /** The referenced customer: the foreign key makes a customer with invoices undeletable. */
+    customerId: text("customer_id").references(() => customers.id),
+    issuer: text("issuer", { mode: "json" }).$type<StoredIssuer>().notNull(),
+    customer: text("customer", { mode: "json" }).$type<StoredCustomer>(),
+    lines: text("lines", { mode: "json" }).$type<StoredLine[]>().notNull(),
+    taxBreakdown: text("tax_breakdown", { mode: "json" }).$type<StoredBreakdownRow[]>().notNull(),
+    subtotal: integer("subtotal").notNull(),
+    totalTaxAdded: integer("total_tax_added").notNull(),
+    totalTaxWithheld: integer("total_tax_withheld").notNull(),
+    total: integer("total").notNull(),
+    amountPayable: integer("amount_payable").notNull(),
+    paymentTerms: text("payment_terms", { mode: "json" }).$type<StoredPaymentTerms>().notNull(),
+    correctsInvoiceId: text("corrects_invoice_id").references((): AnySQLiteColumn => invoices.id),
+    correctsReason: text("corrects_reason", { enum: CORRECTION_REASONS }),
+    /** JSON array of corrective invoice ids: the only column that changes after issuance. */
+    correctedBy: text("corrected_by", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    notes: text("notes"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [
+    index("invoices_list_idx").on(t.accountId, t.live, t.id),
+    uniqueIndex("invoices_counter_idx").on(t.accountId, t.live, t.series, t.counterKey, t.counter),
+    index("invoices_customer_idx").on(t.customerId, t.id),
+    index("invoices_type_idx").on(t.accountId, t.live, t.type, t.id),
+    index("invoices_series_idx").on(t.accountId, t.live, t.series, t.id),
+    index("invoices_corrects_idx").on(t.correctsInvoiceId),
+  ],
+);
+
+export type InvoiceRow = typeof invoices.$inferSelect;
+
+/**
+ * Stored responses of POSTs sent with `Idempotency-Key`, per account, environment and key,
+ * for 24 hours. `response_status` is null while the first request runs.
+ */
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    accountId: text("account_id").notNull(),
+    live: integer("live", { mode: "boolean" }).notNull(),
+    key: text("key").notNull(),
+    /** SHA-256 of method, path and body: the same key with another request is refused. */
+    requestHash: text("request_hash").notNull(),
+    responseStatus: integer("response_status"),
+    responseBody: text("response_body"),
+    responseContentType: text("response_content_type"),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("idempotency_keys_key_idx").on(t.accountId, t.live, t.key),
+    index("idempotency_keys_expires_idx").on(t.expiresAt),
+  ],
+);

@@ -1,0 +1,240 @@
+import type { CorrectionReason, InvoiceNumbering, InvoiceType } from "../constants";
+import type { CustomerRow, InvoiceRow, PaymentInstructionRow } from "../db/schema";
+import type { Caller } from "../env";
+import { nowIso, nowMs } from "../lib/clock";
+import { currencyExponent } from "../lib/currencies";
+import { todayIn } from "../lib/dates";
+import { ApiError } from "../lib/errors";
+import { newId } from "../lib/ids";
+import { formatMinor } from "../lib/money";
+import { addressOf } from "../lib/party";
+import { type ComputedInvoice, computeInvoice, type LineInput } from "./compute";
+import type { IssueContext } from "./context";
+import { invoiceNumber } from "./numbering";
+
+/** RD 1619/2012 art. 4: a Spanish simplified invoice totals at most 3,000 EUR. */
+const SIMPLIFIED_MAX_TOTAL_MINOR = 300_000n;
+
+export type IssueRequest = {
+  type: InvoiceType;
+  series: string;
+  numbering: InvoiceNumbering;
+  customer: string | null | undefined;
+  issueDate: string | undefined;
+  operationDate: string | null;
+  currency: string;
+  lines: LineInput[];
+  dueDate: string | null;
+  options: string[] | undefined;
+  corrects: { invoice: string; reason: CorrectionReason } | undefined;
+  notes: string | null;
+};
+
+const bad = (param: string, message: string) => new ApiError("parameter_invalid", message, { param });
+
+/**
+ * Applies every issuance rule of invoices.md to what the context holds and returns the
+ * invoice row to insert (its number included). Throws the documented 400 on the first rule
+ * broken; nothing has been written then.
+ */
+export function buildInvoice(caller: Caller, req: IssueRequest, ctx: IssueContext): InvoiceRow {
+  const es = ctx.account.taxRegime === "es";
+  const issuer = issuerOf(ctx, es);
+  const corrected = correctedOf(req, ctx);
+  const customer = customerOf(req, ctx, corrected);
+
+  if (req.numbering === "customer" && !customer) {
+    throw new ApiError("parameter_missing", "Customer numbering needs a customer.", { param: "customer" });
+  }
+  if (es && req.type !== "simplified" && customer && addressOf(customer) === null) {
+    throw new ApiError(
+      "customer_address_required",
+      `A Spanish ${req.type} invoice needs the customer's address: add one to ${customer.id} first.`,
+      { param: "customer" },
+    );
+  }
+  const exponent = currencyExponent(req.currency);
+  if (exponent === undefined)
+    throw bad("currency", `Unknown currency '${req.currency}': use an ISO 4217 code.`);
+  if (es && req.currency !== "EUR") throw bad("currency", "A Spanish account issues invoices in EUR only.");
+
+  const today = todayIn(es ? "Europe/Madrid" : "UTC", nowMs());
+  const issueDate = req.issueDate ?? today;
+  if (issueDate > today) throw bad("issue_date", `issue_date cannot be in the future (today is ${today}).`);
+  if (req.operationDate !== null && req.operationDate > issueDate) {
+    throw bad("operation_date", "operation_date cannot be after issue_date.");
+  }
+  // A correction applies the rates of the operation it corrects; IVA falls due with the supply.
+  const taxDates = corrected
+    ? { supply: corrected.supplyTaxDate, withholding: corrected.withholdingTaxDate }
+    : { supply: req.operationDate ?? issueDate, withholding: issueDate };
+  const computed = computeInvoice({ regime: ctx.account.taxRegime, exponent, lines: req.lines, taxDates });
+  if (es && req.type === "simplified" && computed.total > SIMPLIFIED_MAX_TOTAL_MINOR) {
+    throw bad("lines", "A Spanish simplified invoice totals at most 3000.00 EUR (RD 1619/2012 art. 4).");
+  }
+  if (req.dueDate !== null && req.dueDate < issueDate) {
+    throw bad("payment_terms.due_date", "due_date cannot be before issue_date.");
+  }
+
+  if (ctx.seriesHead && (ctx.seriesHead.type !== req.type || ctx.seriesHead.numbering !== req.numbering)) {
+    throw new ApiError(
+      "series_mismatch",
+      `Series ${req.series} holds ${ctx.seriesHead.type} invoices with ${ctx.seriesHead.numbering} numbering; use another series.`,
+      { param: "series" },
+    );
+  }
+  if (ctx.last && issueDate < ctx.last.issueDate) {
+    throw new ApiError(
+      "issue_date_out_of_order",
+      `issue_date ${issueDate} is before ${ctx.last.issueDate}, the date of the last number of this series: numbers and dates must not go backwards.`,
+      { param: "issue_date" },
+    );
+  }
+
+  const counter = (ctx.last?.counter ?? 0) + 1;
+  return {
+    id: newId("invoice"),
+    accountId: caller.accountId,
+    live: caller.live,
+    type: req.type,
+    series: req.series,
+    numbering: req.numbering,
+    counterKey: req.numbering === "customer" && customer ? customer.id : "",
+    counter,
+    number: invoiceNumber(
+      req.series,
+      req.numbering === "customer" && customer ? customer.invoicePrefix : null,
+      counter,
+    ),
+    issueDate,
+    operationDate: req.operationDate,
+    supplyTaxDate: taxDates.supply,
+    withholdingTaxDate: taxDates.withholding,
+    currency: req.currency,
+    customerId: customer?.id ?? null,
+    issuer,
+    customer: customer ? customerSnapshot(customer) : null,
+    lines: computed.lines.map((l) => ({ ...l, amount: Number(l.amount) })),
+    taxBreakdown: computed.tax_breakdown.map((r) => ({
+      ...r,
+      base: Number(r.base),
+      amount: r.amount === null ? null : Number(r.amount),
+    })),
+    subtotal: Number(computed.subtotal),
+    totalTaxAdded: Number(computed.total_tax_added),
+    totalTaxWithheld: Number(computed.total_tax_withheld),
+    total: Number(computed.total),
+    amountPayable: Number(computed.amount_payable),
+    paymentTerms: { due_date: req.dueDate, options: paymentOptions(req, ctx, computed, exponent) },
+    correctsInvoiceId: corrected?.id ?? null,
+    correctsReason: req.corrects?.reason ?? null,
+    correctedBy: [],
+    notes: req.notes,
+    createdAt: nowIso(),
+  };
+}
+
+/** A Spanish account issues only with a complete profile; a global one may leave parts out. */
+function issuerOf({ account, profile }: IssueContext, es: boolean) {
+  const taxId =
+    profile?.taxIdCountry && profile.taxIdType && profile.taxIdValue
+      ? { country: profile.taxIdCountry, type: profile.taxIdType, value: profile.taxIdValue }
+      : null;
+  const address = profile ? addressOf(profile) : null;
+  if (es) {
+    const missing = !profile?.legalName ? "legal_name" : !taxId ? "tax_id" : !address ? "address" : null;
+    if (missing) {
+      throw new ApiError(
+        "account_profile_incomplete",
+        `A Spanish account needs its legal_name, tax_id and address before it issues: set account.${missing} with PATCH /v1/account.`,
+        { param: `account.${missing}` },
+      );
+    }
+  }
+  return { name: profile?.legalName ?? account.name, tax_id: taxId, address };
+}
+
+function correctedOf(req: IssueRequest, ctx: IssueContext): InvoiceRow | null {
+  if (req.type !== "corrective") {
+    if (req.corrects) throw bad("corrects", "corrects is only for corrective invoices (type: corrective).");
+    return null;
+  }
+  if (!req.corrects) {
+    throw new ApiError("parameter_missing", "A corrective invoice names the invoice it corrects.", {
+      param: "corrects",
+    });
+  }
+  const corrected = ctx.corrected;
+  if (!corrected) throw bad("corrects.invoice", `No such invoice: '${req.corrects.invoice}'.`);
+  const r5 = corrected.type === "simplified";
+  if ((req.corrects.reason === "R5") !== r5) {
+    throw bad(
+      "corrects.reason",
+      r5
+        ? "A simplified invoice is corrected with reason R5."
+        : "R5 corrects simplified invoices only; use R1–R4.",
+    );
+  }
+  return corrected;
+}
+
+function customerOf(req: IssueRequest, ctx: IssueContext, corrected: InvoiceRow | null): CustomerRow | null {
+  if (corrected) {
+    if (req.customer !== undefined && req.customer !== corrected.customerId) {
+      throw bad("customer", "A corrective invoice is issued to the customer of the invoice it corrects.");
+    }
+    return corrected.customerId === null ? null : ctx.customer;
+  }
+  if (req.customer === undefined || req.customer === null) {
+    if (req.type === "ordinary") {
+      throw new ApiError("parameter_missing", "An ordinary invoice needs a customer.", { param: "customer" });
+    }
+    return null;
+  }
+  if (!ctx.customer) throw bad("customer", `No such customer: '${req.customer}'.`);
+  return ctx.customer;
+}
+
+function customerSnapshot(c: CustomerRow) {
+  return {
+    id: c.id,
+    name: c.name,
+    tax_id: { id: c.taxIdId, country: c.taxIdCountry, type: c.taxIdType, value: c.taxIdValue },
+    email: c.email,
+    phone: c.phone,
+    address: addressOf(c),
+  };
+}
+
+/**
+ * `options` given → resolved in that order; omitted → the account defaults for an ordinary
+ * invoice with a positive amount payable. Correctives and zero or negative invoices get none.
+ */
+function paymentOptions(req: IssueRequest, ctx: IssueContext, computed: ComputedInvoice, exponent: number) {
+  const applicable = req.type !== "corrective" && computed.amount_payable > 0n;
+  let chosen: PaymentInstructionRow[];
+  if (req.options !== undefined) {
+    if (!applicable) {
+      throw new ApiError(
+        "payment_terms_not_applicable",
+        `Payment options apply only to invoices with a positive amount payable that are not corrective (amount payable: ${formatMinor(computed.amount_payable, exponent)}).`,
+        { param: "payment_terms.options" },
+      );
+    }
+    const byId = new Map(ctx.options.map((pi) => [pi.id, pi]));
+    chosen = req.options.map((id, i) => {
+      const pi = byId.get(id);
+      if (!pi) throw bad(`payment_terms.options.${i}`, `No such payment instruction: '${id}'.`);
+      if (req.options?.indexOf(id) !== i)
+        throw bad(`payment_terms.options.${i}`, `'${id}' appears more than once.`);
+      return pi;
+    });
+  } else {
+    chosen = applicable && req.type === "ordinary" ? ctx.defaults : [];
+  }
+  return chosen.map((pi) => ({
+    payment_instruction: pi.id,
+    type: pi.type,
+    bank_transfer: { beneficiary: pi.beneficiary, iban: pi.iban, bic: pi.bic },
+  }));
+}

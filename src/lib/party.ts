@@ -1,0 +1,184 @@
+import * as z from "zod";
+import { TAX_ID_TYPES, type TaxIdType, type VERIFICATION_STATUSES } from "../constants";
+import { nowIso } from "./clock";
+import { isCountryCode } from "./countries";
+import { ApiError } from "./errors";
+import { newId } from "./ids";
+import { checkTaxId } from "./tax-id";
+import { text } from "./validation";
+
+/**
+ * What customers and the account's issuer profile share: an address and a Tax ID, as request
+ * schemas, as columns, and as API objects.
+ */
+
+/** ISO 3166-1 alpha-2, uppercased on input. */
+export const countryCode = z
+  .string()
+  .transform((s) => s.toUpperCase())
+  .refine(isCountryCode, "must be an ISO 3166-1 alpha-2 country code");
+
+export const taxIdInput = z
+  .object({ country: countryCode, type: z.enum(TAX_ID_TYPES), value: text(32) })
+  .strict();
+
+/** A complete address (create). */
+export const addressInput = z
+  .object({
+    line_1: text(200),
+    line_2: text(200).nullable().optional(),
+    city: text(200),
+    postal_code: text(20),
+    state: text(200).nullable().optional(),
+    country: countryCode,
+  })
+  .strict();
+
+/** An address update: omitted fields stay, `line_2`/`state` may be cleared with null. */
+export const addressPatchInput = z
+  .object({
+    line_1: text(200).optional(),
+    line_2: text(200).nullable().optional(),
+    city: text(200).optional(),
+    postal_code: text(20).optional(),
+    state: text(200).nullable().optional(),
+    country: countryCode.optional(),
+  })
+  .strict();
+
+export type AddressPatch = z.output<typeof addressPatchInput>;
+
+export type AddressColumns = {
+  addressLine1: string | null;
+  addressLine2: string | null;
+  addressCity: string | null;
+  addressPostalCode: string | null;
+  addressState: string | null;
+  addressCountry: string | null;
+};
+
+export type TaxIdColumns = {
+  taxIdId: string | null;
+  taxIdCountry: string | null;
+  taxIdType: TaxIdType | null;
+  taxIdValue: string | null;
+  taxIdVerificationStatus: (typeof VERIFICATION_STATUSES)[number] | null;
+  taxIdVerificationValid: boolean | null;
+  taxIdVerificationCompletedAt: string | null;
+  taxIdCreatedAt: string | null;
+};
+
+const NO_ADDRESS: AddressColumns = {
+  addressLine1: null,
+  addressLine2: null,
+  addressCity: null,
+  addressPostalCode: null,
+  addressState: null,
+  addressCountry: null,
+};
+
+/**
+ * The address after a create or update: `null` clears it, an object merges field by field
+ * over the current address (`current`, null when there is none), and the result must be complete.
+ */
+export function addressColumns(patch: AddressPatch | null, current: AddressColumns | null): AddressColumns {
+  if (patch === null) return NO_ADDRESS;
+  const merged: AddressColumns = {
+    addressLine1: patch.line_1 ?? current?.addressLine1 ?? null,
+    addressLine2: patch.line_2 !== undefined ? patch.line_2 : (current?.addressLine2 ?? null),
+    addressCity: patch.city ?? current?.addressCity ?? null,
+    addressPostalCode: patch.postal_code ?? current?.addressPostalCode ?? null,
+    addressState: patch.state !== undefined ? patch.state : (current?.addressState ?? null),
+    addressCountry: patch.country ?? current?.addressCountry ?? null,
+  };
+  const required = [
+    ["line_1", merged.addressLine1],
+    ["city", merged.addressCity],
+    ["postal_code", merged.addressPostalCode],
+    ["country", merged.addressCountry],
+  ] as const;
+  for (const [field, value] of required) {
+    if (value === null) {
+      throw new ApiError("parameter_missing", `An address must be complete: address.${field} is required.`, {
+        param: `address.${field}`,
+      });
+    }
+  }
+  return merged;
+}
+
+/** Validates a Tax ID input and returns the columns of a new Tax ID object (new `txi_` id). */
+export function newTaxIdColumns(input: { country: string; type: TaxIdType; value: string }) {
+  const check = checkTaxId(input);
+  if (!check.ok) throw new ApiError("parameter_invalid", check.message, { param: check.param });
+  return {
+    taxIdId: newId("taxId"),
+    taxIdCountry: check.country,
+    taxIdType: check.type,
+    taxIdValue: check.value,
+    // Registry verification arrives with its own issue; null is "unavailable" in the seed.
+    taxIdVerificationStatus: null,
+    taxIdVerificationValid: null,
+    taxIdVerificationCompletedAt: null,
+    taxIdCreatedAt: nowIso(),
+  };
+}
+
+export const NO_TAX_ID: TaxIdColumns = {
+  taxIdId: null,
+  taxIdCountry: null,
+  taxIdType: null,
+  taxIdValue: null,
+  taxIdVerificationStatus: null,
+  taxIdVerificationValid: null,
+  taxIdVerificationCompletedAt: null,
+  taxIdCreatedAt: null,
+};
+
+export type Address = {
+  line_1: string;
+  line_2: string | null;
+  city: string;
+  postal_code: string;
+  state: string | null;
+  country: string;
+};
+
+/** The address object, or null when none is stored (a stored address is always complete). */
+export function addressOf(row: AddressColumns): Address | null {
+  const {
+    addressLine1: line_1,
+    addressCity: city,
+    addressPostalCode: postal_code,
+    addressCountry: country,
+  } = row;
+  if (line_1 === null || city === null || postal_code === null || country === null) return null;
+  return { line_1, line_2: row.addressLine2, city, postal_code, state: row.addressState, country };
+}
+
+/** The Tax ID object, or null when none is stored. */
+export function taxIdOf(
+  row: TaxIdColumns,
+  owner: { type: "account" | "customer"; id: string },
+  live: boolean,
+) {
+  const { taxIdId: id, taxIdCountry: country, taxIdType: type, taxIdValue: value } = row;
+  if (id === null || country === null || type === null || value === null) return null;
+  return {
+    id,
+    object: "tax_id" as const,
+    live,
+    country,
+    type,
+    value,
+    owner,
+    verification:
+      row.taxIdVerificationStatus === null
+        ? null
+        : {
+            status: row.taxIdVerificationStatus,
+            valid: row.taxIdVerificationValid,
+            completed_at: row.taxIdVerificationCompletedAt,
+          },
+  };
+}

@@ -1,0 +1,180 @@
+import * as z from "zod";
+import {
+  CORRECTION_REASONS,
+  INVOICE_NUMBERINGS,
+  INVOICE_TYPES,
+  TAX_EFFECTS,
+  TAX_TREATMENTS,
+} from "../../constants";
+import { addressObject, timestamp } from "../../lib/api-schemas";
+import { isIsoDate } from "../../lib/dates";
+import { customRate, quantity, unitPrice } from "../../lib/money";
+import { listParams } from "../../lib/pagination";
+import { text } from "../../lib/validation";
+
+export const MAX_LINES = 200;
+export const MAX_PAYMENT_OPTIONS = 10;
+
+const isoDate = z.string().refine(isIsoDate, "must be a calendar date written YYYY-MM-DD");
+
+/** 1–20 of A–Z0–9, uppercased (ASCII only, so "ſ" cannot become "S"). */
+export const seriesName = z
+  .string()
+  .regex(/^[A-Za-z0-9]{1,20}$/, "must be 1 to 20 characters A-Z and 0-9")
+  .transform((s) => s.toUpperCase());
+
+const currency = z
+  .string()
+  .regex(/^[A-Za-z]{3}$/, "must be an ISO 4217 currency code")
+  .transform((s) => s.toUpperCase());
+
+/** `{tax, rule}` from the catalog (`es`), or a custom tax (`global`); the regime decides which is valid. */
+const lineTax = z.union([
+  z.object({ tax: text(64), rule: text(64) }).strict(),
+  z.object({ name: text(64), rate: customRate, effect: z.enum(TAX_EFFECTS) }).strict(),
+]);
+
+const line = z
+  .object({
+    description: text(1000),
+    quantity,
+    unit_price: unitPrice,
+    taxes: z.array(lineTax).max(10, "must have at most 10 entries"),
+  })
+  .strict();
+
+export const createInvoiceBody = z
+  .object({
+    type: z.enum(INVOICE_TYPES).optional(),
+    customer: z.string().nullable().optional(),
+    series: seriesName.optional(),
+    numbering: z.enum(INVOICE_NUMBERINGS).optional(),
+    issue_date: isoDate.optional(),
+    operation_date: isoDate.nullable().optional(),
+    currency: currency.optional(),
+    lines: z
+      .array(line)
+      .min(1, "must have at least 1 line")
+      .max(MAX_LINES, `must have at most ${MAX_LINES} lines`),
+    payment_terms: z
+      .object({
+        due_date: isoDate.nullable().optional(),
+        options: z.array(z.string()).min(1, "must have at least 1 entry").max(MAX_PAYMENT_OPTIONS).optional(),
+      })
+      .strict()
+      .optional(),
+    corrects: z
+      .object({ invoice: z.string(), reason: z.enum(CORRECTION_REASONS) })
+      .strict()
+      .optional(),
+    notes: z.string().max(2000, "must be at most 2000 characters").nullable().optional(),
+  })
+  .strict();
+
+export type CreateInvoiceBody = z.output<typeof createInvoiceBody>;
+
+export const listInvoicesQuery = listParams
+  .extend({
+    customer: z.string().optional(),
+    type: z.enum(INVOICE_TYPES).optional(),
+    series: seriesName.optional(),
+  })
+  .strict();
+
+const money = z.string().describe("A decimal string with exactly the currency's minor-unit decimals.");
+
+const snapshotTaxId = z.object({ country: z.string(), type: z.string(), value: z.string() }).strict();
+
+const appliedTax = z
+  .object({
+    tax: z.string().nullable(),
+    rule: z.string().nullable(),
+    name: z.string(),
+    treatment: z.enum(TAX_TREATMENTS),
+    effect: z.enum(TAX_EFFECTS),
+    rate: z.string().nullable(),
+    authority_code: z.string().nullable(),
+  })
+  .strict();
+
+export const invoiceObject = z
+  .object({
+    id: z.string(),
+    object: z.literal("invoice"),
+    live: z.boolean(),
+    type: z.enum(INVOICE_TYPES),
+    status: z.literal("issued"),
+    number: z.string(),
+    series: z.string(),
+    numbering: z.enum(INVOICE_NUMBERINGS),
+    issue_date: z.string(),
+    operation_date: z.string().nullable(),
+    currency: z.string(),
+    issuer: z
+      .object({ name: z.string(), tax_id: snapshotTaxId.nullable(), address: addressObject.nullable() })
+      .strict(),
+    customer: z
+      .object({
+        id: z.string(),
+        name: z.string(),
+        tax_id: snapshotTaxId.extend({ id: z.string() }).strict(),
+        email: z.string().nullable(),
+        phone: z.string().nullable(),
+        address: addressObject.nullable(),
+      })
+      .strict()
+      .nullable(),
+    lines: z.array(
+      z
+        .object({
+          description: z.string(),
+          quantity: z.string(),
+          unit_price: z.string(),
+          amount: money,
+          taxes: z.array(appliedTax),
+        })
+        .strict(),
+    ),
+    tax_breakdown: z.array(
+      appliedTax
+        .extend({
+          description: z.string(),
+          legal_reference: z.string().nullable(),
+          base: money,
+          amount: money.nullable(),
+        })
+        .strict(),
+    ),
+    subtotal: money,
+    total_tax_added: money,
+    total_tax_withheld: money,
+    total: money,
+    amount_payable: money,
+    payment_terms: z
+      .object({
+        due_date: z.string().nullable(),
+        options: z.array(
+          z
+            .object({
+              payment_instruction: z.string(),
+              type: z.literal("bank_transfer"),
+              bank_transfer: z
+                .object({ beneficiary: z.string(), iban: z.string(), bic: z.string().nullable() })
+                .strict(),
+              reference: z.string().describe("The invoice number: the transfer reference the payer quotes."),
+            })
+            .strict(),
+        ),
+      })
+      .strict(),
+    corrects: z
+      .object({ invoice: z.string(), reason: z.enum(CORRECTION_REASONS) })
+      .strict()
+      .nullable(),
+    corrected_by: z.array(z.string()),
+    notes: z.string().nullable(),
+    created_at: timestamp,
+  })
+  .strict();
+
+export type Invoice = z.output<typeof invoiceObject>;

@@ -1,0 +1,55 @@
+import { type client, expectStatus } from "./api";
+
+type Api = ReturnType<typeof client>;
+
+/** A complete Spanish issuer profile (the seed gives the dev accounts one like it). */
+export const esProfile = {
+  legal_name: "Emisora Ejemplo SL",
+  tax_id: { country: "ES", type: "es_nif", value: "B12345674" },
+  address: { line_1: "Calle Mayor 1", city: "Madrid", postal_code: "28013", country: "ES" },
+};
+
+export const esAddress = { line_1: "Gran Vía 2", city: "Madrid", postal_code: "28013", country: "ES" };
+
+/** The worked example of invoices.md: 3 × 33.333 with IVA general and IRPF professional. */
+export const workedLine = {
+  description: "Consulting",
+  quantity: "3",
+  unit_price: "33.333",
+  taxes: [
+    { tax: "iva", rule: "general" },
+    { tax: "irpf", rule: "professional" },
+  ],
+};
+
+export const ivaLine = (unit_price = "100", rule = "general") => ({
+  description: "Service",
+  quantity: "1",
+  unit_price,
+  taxes: [{ tax: "iva", rule }],
+});
+
+/** Gives the key's environment a complete issuer profile. */
+export async function setProfile(api: Api, profile: Record<string, unknown> = esProfile) {
+  const res = await api.patch("/v1/account", profile);
+  expectStatus(res, 200);
+  return res.body;
+}
+
+/** A customer with an address (the Spanish rule for ordinary invoices). */
+export async function customerWithAddress(api: Api, extra: Record<string, unknown> = {}) {
+  const res = await api.post("/v1/customers", {
+    name: "Cliente Ejemplo SA",
+    tax_id: { country: "ES", type: "es_nif", value: "A58818501" },
+    address: esAddress,
+    ...extra,
+  });
+  expectStatus(res, 201);
+  return res.body;
+}
+
+export async function issue(api: Api, body: Record<string, unknown>) {
+  const res = await api.post("/v1/invoices", body);
+  expectStatus(res, 201);
+  return res.body;
+}
