@@ -18,5 +18,7 @@ export type AppEnv = {
     dbUsage: DbUsage;
     /** The parsed JSON body (`{}` when empty), set by the `jsonBody` middleware. */
     body: unknown;
+    /** Set just before a route's handler runs: validation passed (what `Idempotency-Key` stores). */
+    handlerStarted: boolean;
   };
 };

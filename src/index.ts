@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { app } from "./app";
 import { config } from "./config";
+import { deleteExpiredIdempotencyKeys } from "./lib/idempotency";
 import { DEAD_LETTER_QUEUE } from "./webhooks/config";
 import { deliverBatch, recordExhausted } from "./webhooks/consumer";
 import type { DeliveryMessage } from "./webhooks/message";
@@ -18,5 +19,6 @@ export default {
   },
   async scheduled(_controller, env, ctx) {
     ctx.waitUntil(sweepUndispatched(env));
+    ctx.waitUntil(deleteExpiredIdempotencyKeys(env));
   },
 } satisfies ExportedHandler<Env, DeliveryMessage>;

@@ -1,6 +1,7 @@
 import type { Context, Hono, MiddlewareHandler } from "hono";
 import * as z from "zod";
 import type { AppEnv } from "../env";
+import { idempotency } from "./idempotency";
 import { validate, validateJson } from "./validation";
 
 export type HttpMethod = "get" | "post" | "patch" | "delete";
@@ -63,7 +64,8 @@ export const idParams = z.object({ id: z.string() }).strict();
  */
 export function mount(app: Hono<AppEnv>, routes: readonly Route<RequestSchemas>[]): void {
   for (const r of routes) {
-    const steps: MiddlewareHandler<AppEnv>[] = [];
+    // Every authenticated POST accepts `Idempotency-Key`; the claim comes before validation.
+    const steps: MiddlewareHandler<AppEnv>[] = r.method === "post" && !r.public ? [idempotency] : [];
     if (r.request?.params) steps.push(validate("param", r.request.params));
     if (r.request?.query) steps.push(validate("query", r.request.query));
     if (r.request?.json) steps.push(validateJson(r.request.json));
@@ -71,6 +73,7 @@ export function mount(app: Hono<AppEnv>, routes: readonly Route<RequestSchemas>[
     app.on(r.method.toUpperCase(), [r.path], ...steps, (c) => {
       // `valid` is typed per Hono route; the route's own schemas type `input` instead.
       const valid = (target: "param" | "query" | "json") => c.req.valid(target as never) as never;
+      c.set("handlerStarted", true);
       return r.handler(c, {
         params: r.request?.params ? valid("param") : undefined,
         query: r.request?.query ? valid("query") : undefined,

@@ -1,0 +1,129 @@
+import { and, eq, lte, type SQL, sql } from "drizzle-orm";
+import type { MiddlewareHandler } from "hono";
+import { counted, createDb } from "../db/client";
+import { idempotencyKeys } from "../db/schema";
+import type { AppEnv } from "../env";
+import { nowIso, nowMs } from "./clock";
+import { sha256Hex } from "./crypto";
+import { ApiError } from "./errors";
+
+export const IDEMPOTENCY_HEADER = "Idempotency-Key";
+/** Stored responses are replayed for this long (Stripe's 24 hours). */
+const TTL_MS = 24 * 60 * 60 * 1000;
+/** A first request still "running" after this long died with its isolate: its key is free again. */
+const ABANDONED_AFTER_MS = 60_000;
+const KEY_FORMAT = /^[\x20-\x7e]{1,255}$/;
+const CLEANUP_CHUNK = 500;
+
+/**
+ * `Idempotency-Key` on a POST, with Stripe's semantics: once the handler has run, its
+ * response (2xx, or a 4xx from a business rule) is stored per account, environment and key
+ * and replayed byte for byte with `Idempotent-Replayed: true`. A request that failed
+ * validation, a 5xx, or one that never reached its handler is not stored. The same key with
+ * another path or body is 400 `idempotency_key_reused`; a second request while the first
+ * runs is 409 `idempotency_key_in_use`. The key is claimed with one conditional insert, so
+ * concurrent requests with one key cannot both run.
+ */
+export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const key = c.req.header(IDEMPOTENCY_HEADER);
+  if (key === undefined) return next();
+  if (!KEY_FORMAT.test(key)) {
+    throw new ApiError("parameter_invalid", "Idempotency-Key must be 1 to 255 printable ASCII characters.", {
+      param: IDEMPOTENCY_HEADER,
+    });
+  }
+  const db = c.get("db");
+  const caller = c.get("caller");
+  const requestHash = await sha256Hex(`${c.req.method} ${c.req.path}\n${JSON.stringify(c.get("body"))}`);
+  const now = nowIso();
+  const k = idempotencyKeys;
+  const byKey = and(eq(k.accountId, caller.accountId), eq(k.live, caller.live), eq(k.key, key)) as SQL;
+
+  const claimed = await counted(
+    db,
+    db
+      .insert(k)
+      .values({
+        accountId: caller.accountId,
+        live: caller.live,
+        key,
+        requestHash,
+        createdAt: now,
+        expiresAt: new Date(nowMs() + TTL_MS).toISOString(),
+      })
+      .onConflictDoUpdate({
+        target: [k.accountId, k.live, k.key],
+        set: {
+          requestHash,
+          responseStatus: null,
+          responseBody: null,
+          responseContentType: null,
+          createdAt: now,
+          expiresAt: sql`excluded.expires_at`,
+        },
+        // Only an expired key, or one whose first request was abandoned, is taken over.
+        setWhere: sql`${k.expiresAt} <= ${now} OR (${k.responseStatus} IS NULL AND ${k.createdAt} <= ${new Date(nowMs() - ABANDONED_AFTER_MS).toISOString()})`,
+      })
+      .returning({ key: k.key }),
+  );
+
+  if (claimed.length === 0) {
+    const [stored] = await counted(db, db.select().from(k).where(byKey).limit(1));
+    if (stored && stored.requestHash !== requestHash) {
+      throw new ApiError(
+        "idempotency_key_reused",
+        "This Idempotency-Key was used with another request (path or body); use a new key for a new request.",
+        { param: IDEMPOTENCY_HEADER },
+      );
+    }
+    if (!stored || stored.responseStatus === null) {
+      throw new ApiError(
+        "idempotency_key_in_use",
+        "A request with this Idempotency-Key is still running; retry later.",
+      );
+    }
+    return new Response(stored.responseBody, {
+      status: stored.responseStatus,
+      headers: {
+        ...(stored.responseContentType && { "Content-Type": stored.responseContentType }),
+        "Idempotent-Replayed": "true",
+      },
+    });
+  }
+
+  await next();
+  const res = c.res;
+  if (!c.get("handlerStarted") || res.status >= 500) {
+    await counted(db, db.delete(k).where(byKey));
+    return;
+  }
+  await counted(
+    db,
+    db
+      .update(k)
+      .set({
+        responseStatus: res.status,
+        responseBody: res.status === 204 ? null : await res.clone().text(),
+        responseContentType: res.headers.get("content-type"),
+      })
+      .where(byKey),
+  );
+};
+
+/** The cron's share: expired keys go, in bounded chunks (D1's time and parameter limits). */
+export async function deleteExpiredIdempotencyKeys(env: Env, maxChunks = 10): Promise<number> {
+  const db = createDb(env.DB);
+  const k = idempotencyKeys;
+  let deleted = 0;
+  for (let i = 0; i < maxChunks; i++) {
+    const expired = db
+      .select({ rowid: sql`rowid` })
+      .from(k)
+      .where(lte(k.expiresAt, nowIso()))
+      .limit(CLEANUP_CHUNK);
+    const gone = await db.delete(k).where(sql`rowid IN ${expired}`).returning({ key: k.key });
+    deleted += gone.length;
+    if (gone.length < CLEANUP_CHUNK) break;
+  }
+  return deleted;
+}

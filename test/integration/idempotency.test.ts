@@ -1,0 +1,152 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { setClock } from "../../src/lib/clock";
+import { deleteExpiredIdempotencyKeys } from "../../src/lib/idempotency";
+import { createAccount } from "../helpers/accounts";
+import { client, expectStatus, request } from "../helpers/api";
+import { countRows } from "../helpers/db";
+import { customerWithAddress, issue, ivaLine, setProfile } from "../helpers/invoices";
+import { expectError } from "../helpers/security";
+import { validCustomer } from "../helpers/writes";
+
+const post = (key: string, path: string, body: unknown, idempotencyKey: string) =>
+  request("POST", path, body, { key, headers: { "idempotency-key": idempotencyKey } });
+
+const storedKeys = async (accountId: string) =>
+  (await env.DB.prepare("SELECT count(*) AS n FROM idempotency_keys WHERE account_id = ?")
+    .bind(accountId)
+    .first<number>("n")) ?? 0;
+
+describe("Idempotency-Key on every POST (Stripe's semantics)", () => {
+  it("a retried create replays the first response byte for byte, marked Idempotent-Replayed, and creates nothing", async () => {
+    const account = await createAccount();
+    const first = await post(account.testKey, "/v1/customers", validCustomer, "create-1");
+    expectStatus(first, 201);
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+    const events = await countRows("events", account.id);
+    const replay = await post(account.testKey, "/v1/customers", validCustomer, "create-1");
+    expectStatus(replay, 201);
+    expect(replay.text).toBe(first.text);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await countRows("customers", account.id)).toBe(1);
+    expect(await countRows("events", account.id)).toBe(events);
+  });
+
+  it("the same key with another body is 400 idempotency_key_reused and writes nothing", async () => {
+    const account = await createAccount();
+    expectStatus(await post(account.testKey, "/v1/customers", validCustomer, "k"), 201);
+    const res = await post(account.testKey, "/v1/customers", { ...validCustomer, name: "Other" }, "k");
+    expectError(res, 400, "idempotency_key_reused", "Idempotency-Key");
+    expect(await countRows("customers", account.id)).toBe(1);
+  });
+
+  it("the same key on another path is 400 idempotency_key_reused", async () => {
+    const account = await createAccount();
+    expectStatus(await post(account.testKey, "/v1/customers", validCustomer, "k"), 201);
+    const res = await post(account.testKey, "/v1/event-destinations", validCustomer, "k");
+    expectError(res, 400, "idempotency_key_reused", "Idempotency-Key");
+  });
+
+  it("a request that fails validation is not stored: the key can then carry a corrected request", async () => {
+    const account = await createAccount();
+    const bad = await post(account.testKey, "/v1/customers", { name: "No tax id" }, "fix-me");
+    expectError(bad, 400, "parameter_missing", "tax_id");
+    expect(await storedKeys(account.id)).toBe(0);
+    expectStatus(await post(account.testKey, "/v1/customers", validCustomer, "fix-me"), 201);
+  });
+
+  it("a 4xx from a business rule is stored and replayed", async () => {
+    const account = await createAccount();
+    const api = client(account.testKey);
+    await setProfile(api);
+    const customer = (await api.post("/v1/customers", validCustomer)).body;
+    const body = { customer: customer.id, lines: [ivaLine()] };
+    const first = await post(account.testKey, "/v1/invoices", body, "no-address");
+    expectError(first, 400, "customer_address_required", "customer");
+    // The address is added, but the key replays the decision already taken.
+    await api.patch(`/v1/customers/${customer.id}`, {
+      address: { line_1: "Calle 1", city: "Madrid", postal_code: "28001", country: "ES" },
+    });
+    const replay = await post(account.testKey, "/v1/invoices", body, "no-address");
+    expect(replay.status).toBe(400);
+    expect(replay.text).toBe(first.text);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+  });
+
+  it("a replayed issuance consumes no number and records no event", async () => {
+    const account = await createAccount();
+    const api = client(account.testKey);
+    await setProfile(api);
+    const customer = await customerWithAddress(api);
+    const body = { customer: customer.id, lines: [ivaLine()] };
+    const first = await post(account.testKey, "/v1/invoices", body, "inv-1");
+    const events = await countRows("events", account.id);
+    const replay = await post(account.testKey, "/v1/invoices", body, "inv-1");
+    expect(replay.body.number).toBe("INV-0001");
+    expect(replay.text).toBe(first.text);
+    expect(await countRows("events", account.id)).toBe(events);
+    expect((await issue(api, body)).number).toBe("INV-0002");
+  });
+
+  it("concurrent requests with one key run once: the others are 409 idempotency_key_in_use or the replay", async () => {
+    const account = await createAccount();
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => post(account.testKey, "/v1/customers", validCustomer, "race")),
+    );
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 201).length).toBeGreaterThanOrEqual(1);
+    expect(
+      statuses.every((s) => s === 201 || s === 409),
+      JSON.stringify(statuses),
+    ).toBe(true);
+    for (const r of results.filter((r) => r.status === 409)) expectError(r, 409, "idempotency_key_in_use");
+    const created = new Set(results.filter((r) => r.status === 201).map((r) => r.body.id));
+    expect(created.size).toBe(1);
+    expect(await countRows("customers", account.id)).toBe(1);
+  });
+
+  it("keys are per account and environment: the same key on the live key is a new request", async () => {
+    const account = await createAccount();
+    const other = await createAccount();
+    const test = await post(account.testKey, "/v1/customers", validCustomer, "shared");
+    const live = await post(account.liveKey, "/v1/customers", validCustomer, "shared");
+    const stranger = await post(other.testKey, "/v1/customers", validCustomer, "shared");
+    for (const r of [test, live, stranger]) expectStatus(r, 201);
+    expect(new Set([test.body.id, live.body.id, stranger.body.id]).size).toBe(3);
+    expect(live.headers.get("idempotent-replayed")).toBeNull();
+  });
+
+  it.each([
+    ["an empty key", ""],
+    ["a key of 256 characters", "k".repeat(256)],
+    ["a key with a non-ASCII character", "clé"],
+  ])("%s is 400 parameter_invalid with param Idempotency-Key", async (_, value) => {
+    const account = await createAccount();
+    const res = await post(account.testKey, "/v1/customers", validCustomer, value);
+    expectError(res, 400, "parameter_invalid", "Idempotency-Key");
+    expect(await countRows("customers", account.id)).toBe(0);
+  });
+
+  it("stored keys expire after 24 hours: the cron deletes them and the key is free again", async () => {
+    const account = await createAccount();
+    expectStatus(await post(account.testKey, "/v1/customers", validCustomer, "old"), 201);
+    expect(await storedKeys(account.id)).toBe(1);
+    const restore = setClock(() => Date.now() + 25 * 60 * 60 * 1000);
+    try {
+      // Expired but not yet swept: a new request with the key runs afresh.
+      const again = await post(account.testKey, "/v1/customers", { ...validCustomer, name: "New" }, "old");
+      expectStatus(again, 201);
+      expect(again.body.name).toBe("New");
+    } finally {
+      restore();
+    }
+    const later = setClock(() => Date.now() + 50 * 60 * 60 * 1000);
+    try {
+      expect(await deleteExpiredIdempotencyKeys(env)).toBeGreaterThanOrEqual(1);
+      expect(await storedKeys(account.id)).toBe(0);
+    } finally {
+      later();
+    }
+  });
+});
