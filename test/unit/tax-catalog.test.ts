@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { TAX_EFFECTS, TAX_REGIME_IDS, TAX_TREATMENTS } from "../../src/constants";
-import { CATALOG, isTaxRegimeId, TAX_REGIMES } from "../../src/tax/catalog";
 import { isIsoDate, nextDay } from "../../src/lib/dates";
+import { CATALOG, isTaxRegimeId, TAX_REGIMES } from "../../src/tax/catalog";
 import { resolveRule } from "../../src/tax/resolve";
 import type { RuleVersion, Tax, TaxRegime } from "../../src/tax/types";
 

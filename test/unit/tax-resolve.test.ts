@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { CATALOG } from "../../src/tax/catalog";
 import { isIsoDate, nextDay } from "../../src/lib/dates";
+import { CATALOG } from "../../src/tax/catalog";
 import { resolveRule } from "../../src/tax/resolve";
 import type { RuleVersion } from "../../src/tax/types";
 

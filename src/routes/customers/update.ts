@@ -59,7 +59,7 @@ export const updateCustomer = route({
     } catch (err) {
       if (isUniqueViolation(err, "invoice_prefix")) throw prefixTaken(next.invoicePrefix);
       // The database's lock (a trigger): an invoice already names this customer.
-      if (String(err instanceof Error ? (err.cause ?? err.message) : err).includes("invoice_prefix_locked")) {
+      if (isRaised(err, "invoice_prefix_locked")) {
         throw prefixLocked(current.invoicePrefix);
       }
       throw err;
