@@ -59,6 +59,9 @@ describe("PATCH /v1/account default_payment_instructions", () => {
         name: "Fresh SL",
         tax_regime: "es",
         default_payment_instructions: [],
+        legal_name: null,
+        tax_id: null,
+        address: null,
         created_at: expect.any(String),
         updated_at: expect.any(String),
       });

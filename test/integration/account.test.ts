@@ -18,6 +18,9 @@ describe("GET /v1/account", () => {
         name: "Ñandú Global Ltd",
         tax_regime: "global",
         default_payment_instructions: [],
+        legal_name: null,
+        tax_id: null,
+        address: null,
         created_at: expect.stringMatching(ISO_TIMESTAMP),
         updated_at: expect.stringMatching(ISO_TIMESTAMP),
       });
