@@ -20,6 +20,21 @@ export function text(max: number) {
     .refine((s) => !CONTROL.test(s), "must not contain control characters");
 }
 
+// The same, but line breaks and tabs are part of free text such as invoice notes.
+const CONTROL_EXCEPT_LAYOUT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+
+/** Free text of up to `max` characters: valid Unicode, line breaks and tabs allowed, no other control characters. */
+export function multilineText(max: number) {
+  return z
+    .string()
+    .max(max, `must be at most ${max} characters`)
+    .refine((s) => s.isWellFormed(), "must be valid Unicode")
+    .refine(
+      (s) => !CONTROL_EXCEPT_LAYOUT.test(s),
+      "must not contain control characters other than line breaks and tabs",
+    );
+}
+
 /** JSON Pointer-ish dotted path: `address.city`, `enabled_events.2`. */
 function dotted(path: readonly PropertyKey[]): string {
   return path.map(String).join(".");

@@ -121,7 +121,10 @@ export const invoices = sqliteTable(
   (t) => [
     index("invoices_list_idx").on(t.accountId, t.live, t.id),
     uniqueIndex("invoices_counter_idx").on(t.accountId, t.live, t.series, t.counterKey, t.counter),
+    // The foreign key's lookup when a customer is deleted.
     index("invoices_customer_idx").on(t.customerId, t.id),
+    // The `customer` list filter: bounded by the page, whatever the account holds.
+    index("invoices_customer_list_idx").on(t.accountId, t.live, t.customerId, t.id),
     index("invoices_type_idx").on(t.accountId, t.live, t.type, t.id),
     index("invoices_series_idx").on(t.accountId, t.live, t.series, t.id),
     index("invoices_corrects_idx").on(t.correctsInvoiceId),

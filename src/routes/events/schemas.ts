@@ -3,7 +3,13 @@ import { EVENT_TYPES } from "../../constants";
 import { timestamp } from "../../lib/api-schemas";
 import { listParams } from "../../lib/pagination";
 
-export const listEventsQuery = listParams.extend({ type: z.enum(EVENT_TYPES).optional() }).strict();
+export const listEventsQuery = listParams
+  .extend({
+    type: z.enum(EVENT_TYPES).optional(),
+    /** Everything that happened to one object: an id such as `inv_…` or `cus_…`. */
+    related_object: z.string().max(64, "must be at most 64 characters").optional(),
+  })
+  .strict();
 
 export const relatedObject = z.object({ id: z.string(), type: z.string(), url: z.string() }).strict();
 

@@ -10,7 +10,7 @@ import { addressObject, timestamp } from "../../lib/api-schemas";
 import { isIsoDate } from "../../lib/dates";
 import { customRate, quantity, unitPrice } from "../../lib/money";
 import { listParams } from "../../lib/pagination";
-import { text } from "../../lib/validation";
+import { multilineText, text } from "../../lib/validation";
 
 export const MAX_LINES = 200;
 export const MAX_PAYMENT_OPTIONS = 10;
@@ -28,11 +28,21 @@ const currency = z
   .regex(/^[A-Za-z]{3}$/, "must be an ISO 4217 currency code")
   .transform((s) => s.toUpperCase());
 
-/** `{tax, rule}` from the catalog (`es`), or a custom tax (`global`); the regime decides which is valid. */
-const lineTax = z.union([
-  z.object({ tax: text(64), rule: text(64) }).strict(),
-  z.object({ name: text(64), rate: customRate, effect: z.enum(TAX_EFFECTS) }).strict(),
-]);
+const catalogTax = z.object({ tax: text(64), rule: text(64) }).strict();
+const customTax = z.object({ name: text(64), rate: customRate, effect: z.enum(TAX_EFFECTS) }).strict();
+
+/**
+ * `{tax, rule}` from the catalog (`es`), or a custom tax (`global`); the regime decides which
+ * is valid. The shape is chosen by its keys, not tried in turn as a union would, so an error
+ * names the field inside the entry (`lines.0.taxes.0.rule`) instead of the whole entry.
+ */
+const lineTax = z.unknown().transform((value, ctx) => {
+  const isCatalog = typeof value === "object" && value !== null && ("tax" in value || "rule" in value);
+  const result = (isCatalog ? catalogTax : customTax).safeParse(value);
+  if (result.success) return result.data;
+  for (const issue of result.error.issues) ctx.addIssue({ ...issue } as z.core.$ZodRawIssue);
+  return z.NEVER;
+});
 
 const line = z
   .object({
@@ -67,7 +77,7 @@ export const createInvoiceBody = z
       .object({ invoice: z.string(), reason: z.enum(CORRECTION_REASONS) })
       .strict()
       .optional(),
-    notes: z.string().max(2000, "must be at most 2000 characters").nullable().optional(),
+    notes: multilineText(2000).nullable().optional(),
   })
   .strict();
 

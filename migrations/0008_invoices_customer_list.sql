@@ -1,0 +1,1 @@
+CREATE INDEX `invoices_customer_list_idx` ON `invoices` (`account_id`,`live`,`customer_id`,`id`);
