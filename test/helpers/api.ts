@@ -1,16 +1,72 @@
 import { exports } from "cloudflare:workers";
+import type {
+  Account,
+  ApiError,
+  Customer,
+  Destination,
+  DestinationWithSecret,
+  Event,
+  List,
+  PaymentInstruction,
+  TaxRegime,
+} from "./types";
 
-export type ApiResponse<T = any> = { status: number; body: T; headers: Headers; text: string };
+export type ApiResponse<T = unknown> = { status: number; body: T; headers: Headers; text: string };
+
+/** A list path, with or without a query string. */
+type Collection<Base extends string> = Base | `${Base}?${string}`;
+
+/**
+ * The success body of `method path`, read from the path's shape so that call sites need no
+ * type argument: `api.get(`/v1/customers/${id}`)` gives a `Customer`. An error body is typed
+ * by `expectError`; DELETE answers 204 without a body; a path not listed here is `unknown`.
+ */
+export type BodyOf<M extends string, P extends string> = M extends "DELETE"
+  ? unknown
+  : P extends "/v1/account"
+    ? Account
+    : P extends Collection<"/v1/customers">
+      ? M extends "POST"
+        ? Customer
+        : List<Customer>
+      : P extends `/v1/customers/${string}`
+        ? Customer
+        : P extends Collection<"/v1/payment-instructions">
+          ? M extends "POST"
+            ? PaymentInstruction
+            : List<PaymentInstruction>
+          : P extends `/v1/payment-instructions/${string}`
+            ? PaymentInstruction
+            : P extends Collection<"/v1/event-destinations">
+              ? M extends "POST"
+                ? DestinationWithSecret
+                : List<Destination>
+              : P extends `/v1/event-destinations/${string}`
+                ? DestinationWithSecret
+                : P extends Collection<"/v1/events">
+                  ? List<Event>
+                  : P extends `/v1/events/${string}`
+                    ? Event
+                    : P extends Collection<"/v1/tax-regimes">
+                      ? List<TaxRegime>
+                      : P extends `/v1/tax-regimes/${string}`
+                        ? TaxRegime
+                        : unknown;
 
 type Options = { key?: string | null; headers?: Record<string, string>; rawBody?: string };
 
-/** Calls the worker like an HTTP client would. `key: null` sends no Authorization header. */
-export async function request<T = any>(
-  method: string,
-  path: string,
+/**
+ * Calls the worker like an HTTP client would. `key: null` sends no Authorization header.
+ *
+ * @example
+ * const res = await request("GET", "/v1/tax-regimes/es"); // res.body: TaxRegime
+ */
+export async function request<M extends string, P extends string>(
+  method: M,
+  path: P,
   body?: unknown,
   options: Options = {},
-): Promise<ApiResponse<T>> {
+): Promise<ApiResponse<BodyOf<M, P>>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
   let payload: string | undefined = options.rawBody;
@@ -26,20 +82,40 @@ export async function request<T = any>(
   } catch {
     parsed = text;
   }
-  return { status: res.status, body: parsed as T, headers: res.headers, text };
+  return { status: res.status, body: parsed as BodyOf<M, P>, headers: res.headers, text };
 }
 
-/** A client bound to one API key. */
+/**
+ * A client bound to one API key; each call's body is typed by its path (see `BodyOf`).
+ *
+ * @example
+ * const api = client(account.testKey);
+ * const res = await api.get(`/v1/customers/${id}`); // res.body: Customer
+ */
 export function client(key: string) {
   return {
-    get: <T = any>(path: string) => request<T>("GET", path, undefined, { key }),
-    post: <T = any>(path: string, body?: unknown) => request<T>("POST", path, body, { key }),
-    patch: <T = any>(path: string, body?: unknown) => request<T>("PATCH", path, body, { key }),
-    del: <T = any>(path: string) => request<T>("DELETE", path, undefined, { key }),
+    get: <P extends string>(path: P) => request("GET", path, undefined, { key }),
+    post: <P extends string>(path: P, body?: unknown) => request("POST", path, body, { key }),
+    patch: <P extends string>(path: P, body?: unknown) => request("PATCH", path, body, { key }),
+    del: <P extends string>(path: P) => request("DELETE", path, undefined, { key }),
   };
 }
 
-/** Fails with the whole response in the message, so a red test shows what came back. */
+export type ApiClient = ReturnType<typeof client>;
+
+/** The statuses the API answers with its error envelope. */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500 | 503;
+
+/**
+ * Fails with the whole response in the message, so a red test shows what came back. After
+ * an error status, `res.body` is typed as the error envelope (`expectError` checks it all).
+ *
+ * @example
+ * expectStatus(res, 409);
+ * expect(res.body.error).toMatchObject({ code: "invoice_prefix_taken" });
+ */
+export function expectStatus(res: ApiResponse, status: ErrorStatus): asserts res is ApiResponse<ApiError>;
+export function expectStatus(res: ApiResponse, status: number): void;
 export function expectStatus(res: ApiResponse, status: number): void {
   if (res.status !== status) {
     throw new Error(`expected HTTP ${status}, got ${res.status}: ${res.text}`);

@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import { expect, vi } from "vitest";
 
 type AccountTable = "customers" | "payment_instructions" | "event_destinations" | "events";
 
@@ -8,4 +9,24 @@ export async function countRows(table: AccountTable, accountId: string): Promise
     .bind(accountId)
     .first<number>("n");
   return n ?? 0;
+}
+
+/**
+ * Waits until no event is waiting for its dispatch (the after-response `waitUntil` finished),
+ * so that no background write races what the test does or reads next.
+ *
+ * @example
+ * expectStatus(await api.del(`/v1/customers/${id}`), 204);
+ * await allDispatched();
+ */
+export async function allDispatched(): Promise<void> {
+  await vi.waitFor(
+    async () => {
+      const row = await env.DB.prepare("SELECT count(*) AS n FROM events WHERE dispatched_at IS NULL").first<{
+        n: number;
+      }>();
+      expect(row?.n).toBe(0);
+    },
+    { timeout: 5000, interval: 10 },
+  );
 }

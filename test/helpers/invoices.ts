@@ -1,6 +1,9 @@
-import { type client, expectStatus } from "./api";
+import type { Invoice } from "../../src/routes/invoices/schemas";
+import { type ApiClient, expectStatus } from "./api";
 
-type Api = ReturnType<typeof client>;
+export type { Invoice };
+
+type Api = ApiClient;
 
 /** A complete Spanish issuer profile (the seed gives the dev accounts one like it). */
 export const esProfile = {
@@ -48,8 +51,16 @@ export async function customerWithAddress(api: Api, extra: Record<string, unknow
   return res.body;
 }
 
-export async function issue(api: Api, body: Record<string, unknown>) {
+/** Issues an invoice and returns it (201 or the test fails with the response). */
+export async function issue(api: Api, body: Record<string, unknown>): Promise<Invoice> {
   const res = await api.post("/v1/invoices", body);
   expectStatus(res, 201);
-  return res.body;
+  return res.body as Invoice;
+}
+
+/** Retrieves an invoice (200 or the test fails with the response). */
+export async function getInvoice(api: Api, id: string): Promise<Invoice> {
+  const res = await api.get(`/v1/invoices/${id}`);
+  expectStatus(res, 200);
+  return res.body as Invoice;
 }

@@ -1,26 +1,34 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createAccount, type TestAccount } from "./accounts";
 import { type ApiResponse, request } from "./api";
+import { createAccount, newApiKey, revokeApiKey, type TestAccount } from "./factories";
+import type { ApiError } from "./types";
 
 const LEAKS = /stack|SQL|D1_ERROR|SQLITE/i;
 
 /**
  * Asserts the API error envelope: status, `type`, `code`, `param` (absent when not given),
  * a `request_id` equal to the `Request-Id` header, JSON content type and no internals.
+ * After it, `res.body` is typed as the error envelope.
  *
  * @example
  * expectError(res, 400, "parameter_invalid", "address.city");
  */
-export function expectError(res: ApiResponse, status: number, code: string, param?: string): void {
+export function expectError(
+  res: ApiResponse,
+  status: number,
+  code: string,
+  param?: string,
+): asserts res is ApiResponse<ApiError> {
   if (res.status !== status) throw new Error(`expected HTTP ${status}, got ${res.status}: ${res.text}`);
   const type =
     status === 401 ? "authentication_error" : status >= 500 ? "api_error" : "invalid_request_error";
+  const error = (res.body as Partial<ApiError> | null)?.error;
   expect(res.headers.get("content-type"), res.text).toMatch(/^application\/json/);
-  expect(res.body?.error, res.text).toMatchObject({ type, code, message: expect.any(String) });
-  expect(res.body.error.param, res.text).toBe(param);
-  expect(res.body.error.request_id, res.text).toMatch(/^req_/);
-  expect(res.headers.get("request-id"), res.text).toBe(res.body.error.request_id);
+  expect(error, res.text).toMatchObject({ type, code, message: expect.any(String) });
+  expect(error?.param, res.text).toBe(param);
+  expect(error?.request_id, res.text).toMatch(/^req_/);
+  expect(res.headers.get("request-id"), res.text).toBe(error?.request_id);
   expect(res.text).not.toMatch(LEAKS);
 }
 
@@ -57,17 +65,14 @@ export type RouteUnderTest = {
   read?: (key: string, id: string) => Promise<unknown>;
 };
 
-const randomHex = () =>
-  Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
-
 const BAD_HEADERS: [string, string, string][] = [
   ["Basic credentials", "Basic x", "api_key_invalid"],
   ["Bearer without a key", "Bearer", "api_key_invalid"],
   ["Bearer followed by two keys", "Bearer sk_test_aaaaaaaa sk_test_bbbbbbbb", "api_key_invalid"],
   ["a key with an unknown environment prefix", "Bearer sk_prod_x", "api_key_invalid"],
-  ["a key without the Bearer scheme", `sk_test_${randomHex()}`, "api_key_invalid"],
-  ["a well-formed unknown test key", `Bearer sk_test_${randomHex()}`, "api_key_invalid"],
-  ["a well-formed unknown live key", `Bearer sk_live_${randomHex()}`, "api_key_invalid"],
+  ["a key without the Bearer scheme", newApiKey("test"), "api_key_invalid"],
+  ["a well-formed unknown test key", `Bearer ${newApiKey("test")}`, "api_key_invalid"],
+  ["a well-formed unknown live key", `Bearer ${newApiKey("live")}`, "api_key_invalid"],
 ];
 
 /**
@@ -113,9 +118,7 @@ export function describeAuthMatrix(route: RouteUnderTest): void {
 
     it("a revoked key is 401 api_key_invalid and writes nothing", async () => {
       const revoked = await createAccount();
-      await env.DB.prepare("UPDATE api_keys SET revoked_at = ? WHERE account_id = ?")
-        .bind(new Date().toISOString(), revoked.id)
-        .run();
+      await revokeApiKey(revoked.testKey);
       await expect401WritesNothing({ authorization: `Bearer ${revoked.testKey}` }, "api_key_invalid");
     });
 

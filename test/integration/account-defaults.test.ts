@@ -1,22 +1,14 @@
 import { env } from "cloudflare:workers";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { setClock } from "../../src/lib/clock";
+import { beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../src/lib/ids";
-import { createAccount, type TestAccount } from "../helpers/accounts";
 import { client, expectStatus } from "../helpers/api";
+import { useClock } from "../helpers/clock";
+import { createAccount, createInstruction, type TestAccount } from "../helpers/factories";
 import { describeAuthMatrix, expectError } from "../helpers/security";
 
-const validInstruction = {
-  label: "Main account",
-  type: "bank_transfer",
-  bank_transfer: { beneficiary: "Acme Servicios SL", iban: "ES9121000418450200051332", bic: "CAIXESBBXXX" },
-};
-
-async function createInstruction(key: string, label = "Main account"): Promise<string> {
-  const res = await client(key).post("/v1/payment-instructions", { ...validInstruction, label });
-  expectStatus(res, 201);
-  return res.body.id;
-}
+/** A new instruction's id (the defaults are lists of ids), labelled `label` when given. */
+const newInstruction = async (key: string, label?: string) =>
+  (await createInstruction(key, label ? { label } : {})).id;
 
 async function getAccount(key: string) {
   const res = await client(key).get("/v1/account");
@@ -38,12 +30,6 @@ async function setDefaults(key: string, ids: string[]) {
 }
 
 describe("PATCH /v1/account default_payment_instructions", () => {
-  let restoreClock: (() => void) | undefined;
-  afterEach(() => {
-    restoreClock?.();
-    restoreClock = undefined;
-  });
-
   describe("happy path", () => {
     let account: TestAccount;
     beforeAll(async () => {
@@ -70,32 +56,32 @@ describe("PATCH /v1/account default_payment_instructions", () => {
     });
 
     it("the defaults are an ordered list, returned in the order given by PATCH and by GET", async () => {
-      const a = await createInstruction(account.testKey, "A");
-      const b = await createInstruction(account.testKey, "B");
-      const c = await createInstruction(account.testKey, "C");
+      const a = await newInstruction(account.testKey, "A");
+      const b = await newInstruction(account.testKey, "B");
+      const c = await newInstruction(account.testKey, "C");
       // Neither creation order nor id order: the order given is kept.
       await setDefaults(account.testKey, [b, c, a]);
       expect(await getDefaults(account.testKey)).toEqual([b, c, a]);
     });
 
     it("replacing the defaults keeps the new list in its new order", async () => {
-      const a = await createInstruction(account.testKey, "A");
-      const b = await createInstruction(account.testKey, "B");
-      const c = await createInstruction(account.testKey, "C");
+      const a = await newInstruction(account.testKey, "A");
+      const b = await newInstruction(account.testKey, "B");
+      const c = await newInstruction(account.testKey, "C");
       await setDefaults(account.testKey, [a, b, c]);
       await setDefaults(account.testKey, [c, a]);
       expect(await getDefaults(account.testKey)).toEqual([c, a]);
     });
 
     it("an empty array clears the defaults", async () => {
-      const a = await createInstruction(account.testKey);
+      const a = await newInstruction(account.testKey);
       await setDefaults(account.testKey, [a]);
       await setDefaults(account.testKey, []);
       expect(await getDefaults(account.testKey)).toEqual([]);
     });
 
     it("a PATCH without default_payment_instructions leaves them unchanged", async () => {
-      const a = await createInstruction(account.testKey);
+      const a = await newInstruction(account.testKey);
       await setDefaults(account.testKey, [a]);
       const res = await client(account.testKey).patch("/v1/account", {});
       expectStatus(res, 200);
@@ -105,7 +91,7 @@ describe("PATCH /v1/account default_payment_instructions", () => {
 
     it("exactly 10 defaults are accepted, in order", async () => {
       const ids: string[] = [];
-      for (let i = 0; i < 10; i++) ids.push(await createInstruction(account.testKey, `Bank ${i}`));
+      for (let i = 0; i < 10; i++) ids.push(await newInstruction(account.testKey, `Bank ${i}`));
       ids.reverse();
       await setDefaults(account.testKey, ids);
       expect(await getDefaults(account.testKey)).toEqual(ids);
@@ -113,8 +99,8 @@ describe("PATCH /v1/account default_payment_instructions", () => {
 
     it("defaults are per environment: test defaults do not change what the live key sees, and back", async () => {
       const own = await createAccount();
-      const testId = await createInstruction(own.testKey);
-      const liveId = await createInstruction(own.liveKey);
+      const testId = await newInstruction(own.testKey);
+      const liveId = await newInstruction(own.liveKey);
       // The whole live account, updated_at included: test activity must not show there.
       const liveBefore = await getAccount(own.liveKey);
       await setDefaults(own.testKey, [testId]);
@@ -129,16 +115,16 @@ describe("PATCH /v1/account default_payment_instructions", () => {
 
     it("creating an instruction does not add it to the defaults", async () => {
       const own = await createAccount();
-      await createInstruction(own.testKey);
+      await newInstruction(own.testKey);
       expect(await getDefaults(own.testKey)).toEqual([]);
-      const a = await createInstruction(own.testKey);
+      const a = await newInstruction(own.testKey);
       await setDefaults(own.testKey, [a]);
-      await createInstruction(own.testKey);
+      await newInstruction(own.testKey);
       expect(await getDefaults(own.testKey)).toEqual([a]);
     });
 
     it("an instruction in the defaults may still be updated", async () => {
-      const a = await createInstruction(account.testKey);
+      const a = await newInstruction(account.testKey);
       await setDefaults(account.testKey, [a]);
       const res = await client(account.testKey).patch(`/v1/payment-instructions/${a}`, {
         label: "Renamed",
@@ -152,9 +138,9 @@ describe("PATCH /v1/account default_payment_instructions", () => {
     it("updated_at of the account moves on PATCH and created_at does not", async () => {
       const own = await createAccount();
       const before = await getAccount(own.testKey);
-      const a = await createInstruction(own.testKey);
+      const a = await newInstruction(own.testKey);
       const later = Date.now() + 3_600_000;
-      restoreClock = setClock(() => later);
+      useClock(later);
       const after = await setDefaults(own.testKey, [a]);
       expect(after.updated_at).toBe(new Date(later).toISOString());
       expect(after.updated_at).not.toBe(before.updated_at);
@@ -166,8 +152,8 @@ describe("PATCH /v1/account default_payment_instructions", () => {
     it("deleting an instruction that is in the defaults is 409 resource_in_use and it still exists", async () => {
       const own = await createAccount();
       const api = client(own.testKey);
-      const a = await createInstruction(own.testKey, "A");
-      const b = await createInstruction(own.testKey, "B");
+      const a = await newInstruction(own.testKey, "A");
+      const b = await newInstruction(own.testKey, "B");
       await setDefaults(own.testKey, [a, b]);
       const before = (await api.get(`/v1/payment-instructions/${b}`)).body;
 
@@ -184,8 +170,8 @@ describe("PATCH /v1/account default_payment_instructions", () => {
     it("once removed from the defaults, the instruction can be deleted (204)", async () => {
       const own = await createAccount();
       const api = client(own.testKey);
-      const a = await createInstruction(own.testKey, "A");
-      const b = await createInstruction(own.testKey, "B");
+      const a = await newInstruction(own.testKey, "A");
+      const b = await newInstruction(own.testKey, "B");
       await setDefaults(own.testKey, [a, b]);
       expectError(await api.del(`/v1/payment-instructions/${a}`), 409, "resource_in_use");
       await setDefaults(own.testKey, [b]);
@@ -196,8 +182,8 @@ describe("PATCH /v1/account default_payment_instructions", () => {
 
     it("an instruction that is not in the defaults can be deleted while others are", async () => {
       const own = await createAccount();
-      const a = await createInstruction(own.testKey, "A");
-      const b = await createInstruction(own.testKey, "B");
+      const a = await newInstruction(own.testKey, "A");
+      const b = await newInstruction(own.testKey, "B");
       await setDefaults(own.testKey, [a]);
       expectStatus(await client(own.testKey).del(`/v1/payment-instructions/${b}`), 204);
       expect(await getDefaults(own.testKey)).toEqual([a]);
@@ -210,8 +196,8 @@ describe("PATCH /v1/account default_payment_instructions", () => {
     let b: string;
     beforeAll(async () => {
       account = await createAccount();
-      a = await createInstruction(account.testKey, "A");
-      b = await createInstruction(account.testKey, "B");
+      a = await newInstruction(account.testKey, "A");
+      b = await newInstruction(account.testKey, "B");
     });
 
     /** The PATCH is rejected with this error and the account (defaults and updated_at) is unchanged. */
@@ -244,7 +230,7 @@ describe("PATCH /v1/account default_payment_instructions", () => {
     });
 
     it("a deleted instruction's id is 400 parameter_invalid", async () => {
-      const gone = await createInstruction(account.testKey);
+      const gone = await newInstruction(account.testKey);
       expectStatus(await client(account.testKey).del(`/v1/payment-instructions/${gone}`), 204);
       await expectRejected(
         { default_payment_instructions: [gone] },
@@ -268,7 +254,7 @@ describe("PATCH /v1/account default_payment_instructions", () => {
 
     it("an instruction of another account is 400 parameter_invalid, and the other account's defaults are untouched", async () => {
       const stranger = await createAccount();
-      const theirs = await createInstruction(stranger.testKey);
+      const theirs = await newInstruction(stranger.testKey);
       await expectRejected(
         { default_payment_instructions: [theirs] },
         "parameter_invalid",
@@ -278,7 +264,7 @@ describe("PATCH /v1/account default_payment_instructions", () => {
     });
 
     it("an instruction of the other environment of the same account is 400 parameter_invalid", async () => {
-      const live = await createInstruction(account.liveKey);
+      const live = await newInstruction(account.liveKey);
       await expectRejected(
         { default_payment_instructions: [a, live] },
         "parameter_invalid",
@@ -296,7 +282,7 @@ describe("PATCH /v1/account default_payment_instructions", () => {
 
     it("more than 10 entries (11 valid ids) is 400 parameter_invalid on default_payment_instructions", async () => {
       const ids: string[] = [];
-      for (let i = 0; i < 11; i++) ids.push(await createInstruction(account.testKey, `Bank ${i}`));
+      for (let i = 0; i < 11; i++) ids.push(await newInstruction(account.testKey, `Bank ${i}`));
       const res = await expectRejected(
         { default_payment_instructions: ids },
         "parameter_invalid",
@@ -345,7 +331,7 @@ describe("PATCH /v1/account default_payment_instructions", () => {
 
     it("a rejected PATCH writes no default rows", async () => {
       const own = await createAccount();
-      const x = await createInstruction(own.testKey);
+      const x = await newInstruction(own.testKey);
       const res = await client(own.testKey).patch("/v1/account", { default_payment_instructions: [x, x] });
       expectError(res, 400, "parameter_invalid", "default_payment_instructions.1");
       const row = await env.DB.prepare(
@@ -368,7 +354,7 @@ describe("security", () => {
 
   it("PATCH /v1/account with no key is 401 api_key_missing and the defaults are unchanged", async () => {
     const own = await createAccount();
-    const a = await createInstruction(own.testKey);
+    const a = await newInstruction(own.testKey);
     await setDefaults(own.testKey, [a]);
     const res = await client("").patch("/v1/account", { default_payment_instructions: [] });
     expectError(res, 401, "api_key_missing");
@@ -377,7 +363,7 @@ describe("security", () => {
 
   it("PATCH /v1/account with a bad key is 401 api_key_invalid and the defaults are unchanged", async () => {
     const own = await createAccount();
-    const a = await createInstruction(own.testKey);
+    const a = await newInstruction(own.testKey);
     await setDefaults(own.testKey, [a]);
     const res = await client(`${own.testKey}x`).patch("/v1/account", { default_payment_instructions: [] });
     expectError(res, 401, "api_key_invalid");
@@ -387,7 +373,7 @@ describe("security", () => {
   it("one account's PATCH never changes another account's defaults", async () => {
     const one = await createAccount();
     const two = await createAccount();
-    const a = await createInstruction(one.testKey);
+    const a = await newInstruction(one.testKey);
     await setDefaults(one.testKey, [a]);
     await setDefaults(two.testKey, []);
     expect(await getDefaults(one.testKey)).toEqual([a]);

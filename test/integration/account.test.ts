@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createAccount } from "../helpers/accounts";
 import { client, expectStatus } from "../helpers/api";
+import { createAccount } from "../helpers/factories";
 import { describeAuthMatrix, expectError } from "../helpers/security";
 
 const ISO_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?Z$/;

@@ -1,18 +1,19 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createAccount, type TestAccount } from "../helpers/accounts";
-import { client, expectStatus } from "../helpers/api";
+import { type ApiClient, client, expectStatus } from "../helpers/api";
 import { countRows } from "../helpers/db";
-
-const validCustomer = {
-  name: "Acme Servicios SL",
-  tax_id: { country: "ES", type: "es_nif", value: "B12345674" },
-};
+import {
+  createAccount,
+  fullAddress,
+  type TestAccount,
+  validAddress,
+  validCustomer,
+} from "../helpers/factories";
 
 const customerCount = (accountId: string) => countRows("customers", accountId);
 
 describe("POST /v1/customers", () => {
   let account: TestAccount;
-  let api: ReturnType<typeof client>;
+  let api: ApiClient;
   beforeAll(async () => {
     account = await createAccount();
     api = client(account.testKey);
@@ -26,14 +27,7 @@ describe("POST /v1/customers", () => {
         tax_id: { country: "es", type: "es_nif", value: "b-1234.5674" },
         email: "billing@acme.example",
         phone: "+34 600 000 000",
-        address: {
-          line_1: "Calle Mayor 1",
-          line_2: "2º B",
-          city: "Madrid",
-          postal_code: "28013",
-          state: "Madrid",
-          country: "es",
-        },
+        address: { ...fullAddress, country: "es" },
       });
       expectStatus(res, 201);
       const c = res.body;
@@ -45,14 +39,7 @@ describe("POST /v1/customers", () => {
         invoice_prefix: "ACME1",
         email: "billing@acme.example",
         phone: "+34 600 000 000",
-        address: {
-          line_1: "Calle Mayor 1",
-          line_2: "2º B",
-          city: "Madrid",
-          postal_code: "28013",
-          state: "Madrid",
-          country: "ES",
-        },
+        address: fullAddress,
       });
       expect(c.tax_id).toEqual({
         id: expect.stringMatching(/^txi_[0-9A-Z]{26}$/),
@@ -83,19 +70,9 @@ describe("POST /v1/customers", () => {
     });
 
     it("optional address fields line_2 and state are null when omitted", async () => {
-      const res = await api.post("/v1/customers", {
-        ...validCustomer,
-        address: { line_1: "Rua Augusta 5", city: "Lisboa", postal_code: "1100-048", country: "PT" },
-      });
+      const res = await api.post("/v1/customers", { ...validCustomer, address: validAddress });
       expectStatus(res, 201);
-      expect(res.body.address).toEqual({
-        line_1: "Rua Augusta 5",
-        line_2: null,
-        city: "Lisboa",
-        postal_code: "1100-048",
-        state: null,
-        country: "PT",
-      });
+      expect(res.body.address).toEqual({ ...validAddress, line_2: null, state: null });
     });
 
     it("a live key creates a live customer", async () => {

@@ -1,9 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createAccount } from "../helpers/accounts";
-import { client, expectStatus } from "../helpers/api";
+import { type ApiClient, client, expectStatus } from "../helpers/api";
+import { createAccount, createCustomer } from "../helpers/factories";
 import { expectError } from "../helpers/security";
-
-type Api = ReturnType<typeof client>;
+import type { CustomerInput } from "../helpers/types";
 
 // Short queries below avoid the letters of ids (Crockford base32 has no I, L, O or U), so
 // that an id never matches them by chance.
@@ -26,32 +25,28 @@ const specs = {
     address: { line_1: "Gran Vía 1", city: "Madrid", postal_code: "28013", country: "ES" },
   },
   porto: { name: "Porto Lda", tax_id: { country: "PT", type: "local", value: "PT-2" } },
-};
-type Name = keyof typeof specs;
+} satisfies Record<string, CustomerInput>;
 
 describe("GET /v1/customers filters", () => {
-  let api: Api;
+  let api: ApiClient;
   const id: Record<string, string> = {};
   beforeAll(async () => {
     const account = await createAccount();
     api = client(account.testKey);
-    for (const [name, body] of Object.entries(specs)) {
-      const res = await api.post("/v1/customers", body);
-      expectStatus(res, 201);
-      id[name] = res.body.id;
-    }
+    for (const [name, body] of Object.entries(specs)) id[name] = (await createCustomer(api, body)).id;
     // Noise that must never match: the other environment with the same data.
-    for (const body of Object.values(specs)) {
-      expectStatus(await client(account.liveKey).post("/v1/customers", body), 201);
-    }
+    for (const body of Object.values(specs)) await createCustomer(account.liveKey, body);
   });
 
-  /** The names listed for `query`, newest first (creation order is the order of `specs`). */
-  async function list(query: string): Promise<Name[]> {
+  /**
+   * The names listed for `query`, newest first (creation order is the order of `specs`); a
+   * customer that is not one of `specs` shows as its id.
+   */
+  async function list(query: string): Promise<string[]> {
     const res = await api.get(`/v1/customers?${query}`);
     expectStatus(res, 200);
     const byId = Object.fromEntries(Object.entries(id).map(([k, v]) => [v, k]));
-    return res.body.data.map((c: { id: string }) => byId[c.id] ?? c.id);
+    return res.body.data.map((c) => byId[c.id] ?? c.id);
   }
 
   describe("q", () => {
@@ -72,14 +67,12 @@ describe("GET /v1/customers filters", () => {
       "q=%s matches non-ASCII letters in any case, short and long",
       async (q) => {
         const own = await createAccount();
-        const ownApi = client(own.testKey);
-        const res = await ownApi.post("/v1/customers", {
+        const customer = await createCustomer(own.testKey, {
           name: "Ñandú Émile",
           tax_id: { country: "US", type: "local", value: "X1" },
         });
-        expectStatus(res, 201);
-        const found = await ownApi.get(`/v1/customers?q=${encodeURIComponent(q)}`);
-        expect(found.body.data.map((c: { id: string }) => c.id)).toEqual([res.body.id]);
+        const found = await client(own.testKey).get(`/v1/customers?q=${encodeURIComponent(q)}`);
+        expect(found.body.data.map((c) => c.id)).toEqual([customer.id]);
       },
     );
 
@@ -132,9 +125,9 @@ describe("GET /v1/customers filters", () => {
     it("q keeps working across pages with the same filter", async () => {
       const first = await api.get("/v1/customers?q=outlet&limit=1");
       expect(first.body.has_more).toBe(true);
-      const next = await api.get(`/v1/customers?q=outlet&limit=1&starting_after=${first.body.data[0].id}`);
+      const next = await api.get(`/v1/customers?q=outlet&limit=1&starting_after=${first.body.data[0]!.id}`);
       expectStatus(next, 200);
-      expect(next.body.data.map((c: { id: string }) => c.id)).toEqual([id.louvre]);
+      expect(next.body.data.map((c) => c.id)).toEqual([id.louvre]);
       expect(next.body.has_more).toBe(false);
     });
   });
@@ -158,10 +151,9 @@ describe("GET /v1/customers filters", () => {
     it("the country a customer matches follows updates of its address", async () => {
       const own = await createAccount();
       const ownApi = client(own.testKey);
-      const created = await ownApi.post("/v1/customers", specs.louvre);
-      const cid = created.body.id;
+      const { id: cid } = await createCustomer(ownApi, specs.louvre);
       const inCountry = async (country: string) =>
-        (await ownApi.get(`/v1/customers?country=${country}`)).body.data.map((c: { id: string }) => c.id);
+        (await ownApi.get(`/v1/customers?country=${country}`)).body.data.map((c) => c.id);
       expect(await inCountry("FR")).toEqual([cid]);
       expectStatus(await ownApi.patch(`/v1/customers/${cid}`, { address: null }), 200);
       expect(await inCountry("FR")).toEqual([]);

@@ -1,14 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createAccount, type TestAccount } from "../helpers/accounts";
-import { client, expectStatus } from "../helpers/api";
-import { insertCustomers } from "../helpers/bulk";
+import { type ApiClient, client, expectStatus } from "../helpers/api";
+import { createAccount, createCustomer, insertCustomers, type TestAccount } from "../helpers/factories";
 import { expectError } from "../helpers/security";
 
-type Api = ReturnType<typeof client>;
 const ids = (res: { body: { data: { id: string }[] } }) => res.body.data.map((c) => c.id);
 const newestFirst = (list: string[]) => [...list].reverse();
 
-async function page(api: Api, query: string) {
+async function page(api: ApiClient, query: string) {
   const res = await api.get(`/v1/customers?${query}`);
   expectStatus(res, 200);
   return res;
@@ -29,16 +27,12 @@ describe("GET /v1/customers pagination", () => {
       const api = client(account.testKey);
       const created: string[] = [];
       for (const name of ["First", "Second", "Third"]) {
-        const res = await api.post("/v1/customers", {
-          name,
-          tax_id: { country: "US", type: "local", value: name },
-        });
-        expectStatus(res, 201);
-        created.push(res.body.id);
+        const tax_id = { country: "US", type: "local", value: name } as const;
+        created.push((await createCustomer(api, { name, tax_id })).id);
       }
       const res = await page(api, "");
       expect(ids(res)).toEqual(newestFirst(created));
-      expect(res.body.data.map((c: { name: string }) => c.name)).toEqual(["Third", "Second", "First"]);
+      expect(res.body.data.map((c) => c.name)).toEqual(["Third", "Second", "First"]);
       expect(res.body.has_more).toBe(false);
     });
 
@@ -64,7 +58,7 @@ describe("GET /v1/customers pagination", () => {
   describe("cursors", () => {
     // c[0] is the oldest, c[6] the newest.
     let c: string[];
-    let api: Api;
+    let api: ApiClient;
     beforeAll(async () => {
       const account = await createAccount();
       c = await insertCustomers(account.id, 7);
@@ -134,7 +128,7 @@ describe("GET /v1/customers pagination", () => {
 
   describe("errors", () => {
     let account: TestAccount;
-    let api: Api;
+    let api: ApiClient;
     let own: string[];
     let live: string;
     beforeAll(async () => {
@@ -215,8 +209,8 @@ describe("GET /v1/customers environments and accounts", () => {
     const livePage = await page(client(account.liveKey), "");
     expect(ids(testPage)).toEqual(newestFirst(test));
     expect(ids(livePage)).toEqual(newestFirst(live));
-    expect(testPage.body.data.every((x: { live: boolean }) => x.live === false)).toBe(true);
-    expect(livePage.body.data.every((x: { live: boolean }) => x.live === true)).toBe(true);
+    expect(testPage.body.data.every((x) => x.live === false)).toBe(true);
+    expect(livePage.body.data.every((x) => x.live === true)).toBe(true);
   });
 
   it("another account's customers never appear, not even through q or country", async () => {

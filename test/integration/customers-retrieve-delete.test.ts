@@ -1,24 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createAccount, type TestAccount } from "../helpers/accounts";
-import { client, expectStatus } from "../helpers/api";
+import { type ApiClient, client, expectStatus } from "../helpers/api";
+import { createAccount, createCustomer, type TestAccount, validCustomer } from "../helpers/factories";
 import { describeAuthMatrix, expectError } from "../helpers/security";
-
-const validCustomer = {
-  name: "Acme Servicios SL",
-  tax_id: { country: "ES", type: "es_nif", value: "B12345674" },
-};
-
-async function createCustomer(key: string, overrides: Record<string, unknown> = {}): Promise<string> {
-  const res = await client(key).post("/v1/customers", { ...validCustomer, ...overrides });
-  expectStatus(res, 201);
-  return res.body.id;
-}
 
 const readCustomer = async (key: string, id: string) => (await client(key).get(`/v1/customers/${id}`)).body;
 
 describe("GET and DELETE /v1/customers/:id", () => {
   let account: TestAccount;
-  let api: ReturnType<typeof client>;
+  let api: ApiClient;
   beforeAll(async () => {
     account = await createAccount();
     api = client(account.testKey);
@@ -26,15 +15,14 @@ describe("GET and DELETE /v1/customers/:id", () => {
 
   describe("happy path", () => {
     it("retrieve returns 200 with the customer as created", async () => {
-      const created = await api.post("/v1/customers", { ...validCustomer, email: "a@b.example" });
-      expectStatus(created, 201);
-      const res = await api.get(`/v1/customers/${created.body.id}`);
+      const created = await createCustomer(account.testKey, { email: "a@b.example" });
+      const res = await api.get(`/v1/customers/${created.id}`);
       expectStatus(res, 200);
-      expect(res.body).toEqual(created.body);
+      expect(res.body).toEqual(created);
     });
 
     it("delete returns 204 with an empty body, after which the customer is gone", async () => {
-      const id = await createCustomer(account.testKey);
+      const { id } = await createCustomer(account.testKey);
       const res = await api.del(`/v1/customers/${id}`);
       expectStatus(res, 204);
       expect(res.text).toBe("");
@@ -45,15 +33,13 @@ describe("GET and DELETE /v1/customers/:id", () => {
     it("a deleted customer disappears from the list", async () => {
       const own = await createAccount();
       const ownApi = client(own.testKey);
-      const [a, b, c] = [
-        await createCustomer(own.testKey),
-        await createCustomer(own.testKey),
-        await createCustomer(own.testKey),
-      ];
-      expectStatus(await ownApi.del(`/v1/customers/${b}`), 204);
+      const a = await createCustomer(own.testKey);
+      const b = await createCustomer(own.testKey);
+      const c = await createCustomer(own.testKey);
+      expectStatus(await ownApi.del(`/v1/customers/${b.id}`), 204);
       const list = await ownApi.get("/v1/customers");
       expectStatus(list, 200);
-      expect(list.body.data.map((x: { id: string }) => x.id)).toEqual([c, a]);
+      expect(list.body.data.map((x) => x.id)).toEqual([c.id, a.id]);
     });
 
     it.each([
@@ -63,12 +49,18 @@ describe("GET and DELETE /v1/customers/:id", () => {
     ])("a deleted customer disappears from q search by %s", async (_, q) => {
       const own = await createAccount();
       const ownApi = client(own.testKey);
-      const kept = await createCustomer(own.testKey, { name: "Zquxor Kept", email: "kept@zquxor.example" });
-      const gone = await createCustomer(own.testKey, { name: "Zquxor Gone", email: "gone@zquxor.example" });
+      const { id: kept } = await createCustomer(own.testKey, {
+        name: "Zquxor Kept",
+        email: "kept@zquxor.example",
+      });
+      const { id: gone } = await createCustomer(own.testKey, {
+        name: "Zquxor Gone",
+        email: "gone@zquxor.example",
+      });
       const search = async () => {
         const res = await ownApi.get(`/v1/customers?q=${encodeURIComponent(q)}`);
         expectStatus(res, 200);
-        return res.body.data.map((x: { id: string }) => x.id);
+        return res.body.data.map((x) => x.id);
       };
       expect(await search()).toContain(gone);
       expectStatus(await ownApi.del(`/v1/customers/${gone}`), 204);
@@ -80,13 +72,13 @@ describe("GET and DELETE /v1/customers/:id", () => {
     it("a customer created after a delete is found by search, and the deleted one is not", async () => {
       const own = await createAccount();
       const ownApi = client(own.testKey);
-      const gone = await createCustomer(own.testKey, { name: "Wobbleton Old" });
+      const { id: gone } = await createCustomer(own.testKey, { name: "Wobbleton Old" });
       expectStatus(await ownApi.del(`/v1/customers/${gone}`), 204);
-      const fresh = await createCustomer(own.testKey, { name: "Fizzgig New" });
+      const { id: fresh } = await createCustomer(own.testKey, { name: "Fizzgig New" });
       const old = await ownApi.get("/v1/customers?q=wobbleton");
       expect(old.body.data).toEqual([]);
       const found = await ownApi.get("/v1/customers?q=fizzgig");
-      expect(found.body.data.map((x: { id: string }) => x.id)).toEqual([fresh]);
+      expect(found.body.data.map((x) => x.id)).toEqual([fresh]);
     });
   });
 
@@ -105,7 +97,7 @@ describe("GET and DELETE /v1/customers/:id", () => {
     });
 
     it("deleting an already deleted customer is 404 resource_missing", async () => {
-      const id = await createCustomer(account.testKey);
+      const { id } = await createCustomer(account.testKey);
       expectStatus(await api.del(`/v1/customers/${id}`), 204);
       const again = await api.del(`/v1/customers/${id}`);
       expectError(again, 404, "resource_missing");
@@ -113,15 +105,15 @@ describe("GET and DELETE /v1/customers/:id", () => {
     });
 
     it("updating a deleted customer is 404 resource_missing and does not bring it back", async () => {
-      const id = await createCustomer(account.testKey);
+      const { id } = await createCustomer(account.testKey);
       expectStatus(await api.del(`/v1/customers/${id}`), 204);
       expectError(await api.patch(`/v1/customers/${id}`, { name: "Back" }), 404, "resource_missing");
       expectError(await api.get(`/v1/customers/${id}`), 404, "resource_missing");
     });
 
     it("deleting one customer leaves the others", async () => {
-      const keep = await createCustomer(account.testKey);
-      const drop = await createCustomer(account.testKey);
+      const { id: keep } = await createCustomer(account.testKey);
+      const { id: drop } = await createCustomer(account.testKey);
       expectStatus(await api.del(`/v1/customers/${drop}`), 204);
       expectStatus(await api.get(`/v1/customers/${keep}`), 200);
     });
@@ -129,7 +121,7 @@ describe("GET and DELETE /v1/customers/:id", () => {
 });
 
 describe("security", () => {
-  const create = (key: string) => createCustomer(key);
+  const create = async (key: string) => (await createCustomer(key)).id;
 
   describeAuthMatrix({ method: "GET", path: (id) => `/v1/customers/${id}`, create, read: readCustomer });
   describeAuthMatrix({

@@ -1,14 +1,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createAccount, type TestAccount } from "../helpers/accounts";
-import { client, expectStatus } from "../helpers/api";
+import { type ApiClient, client, expectStatus } from "../helpers/api";
 import { countRows } from "../helpers/db";
+import { createAccount, createCustomer, type TestAccount } from "../helpers/factories";
 import { expectError } from "../helpers/security";
 
 type TaxIdInput = { country: string; type: string; value: string };
 
 describe("Tax ID rules through the API", () => {
   let account: TestAccount;
-  let api: ReturnType<typeof client>;
+  let api: ApiClient;
   beforeAll(async () => {
     account = await createAccount();
     api = client(account.testKey);
@@ -86,12 +86,11 @@ describe("Tax ID rules through the API", () => {
     });
 
     it("the Tax ID rules hold on update, which writes nothing when it fails", async () => {
-      const res = await api.post("/v1/customers", {
+      const customer = await createCustomer(api, {
         name: "Holder",
         tax_id: { country: "ES", type: "es_nif", value: "12345678Z" },
       });
-      expectStatus(res, 201);
-      const path = `/v1/customers/${res.body.id}`;
+      const path = `/v1/customers/${customer.id}` as const;
       const bad: [TaxIdInput, string][] = [
         [{ country: "US", type: "eu_vat", value: "123456789" }, "tax_id.country"],
         [{ country: "ES", type: "es_nif", value: "12345678A" }, "tax_id.value"],
@@ -100,7 +99,7 @@ describe("Tax ID rules through the API", () => {
       for (const [tax_id, param] of bad) {
         expectError(await api.patch(path, { tax_id }), 400, "parameter_invalid", param);
       }
-      expect((await api.get(path)).body).toEqual(res.body);
+      expect((await api.get(path)).body).toEqual(customer);
       const updated = await api.patch(path, {
         tax_id: { country: "gr", type: "eu_vat", value: "123456789" },
       });

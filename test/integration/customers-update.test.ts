@@ -1,39 +1,37 @@
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { setClock } from "../../src/lib/clock";
-import { createAccount, type TestAccount } from "../helpers/accounts";
-import { client, expectStatus } from "../helpers/api";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type ApiClient, client, expectStatus } from "../helpers/api";
+import { useClock } from "../helpers/clock";
+import {
+  createAccount,
+  createCustomer,
+  fullAddress,
+  type TestAccount,
+  validAddress,
+  validCustomer,
+} from "../helpers/factories";
 import { expectError } from "../helpers/security";
+import type { CustomerInput } from "../helpers/types";
 
-const address = {
-  line_1: "Calle Mayor 1",
-  line_2: "2º B",
-  city: "Madrid",
-  postal_code: "28013",
-  state: "Madrid",
-  country: "ES",
-};
-
+/** A customer with every optional field set, so that an update can be seen to keep them. */
 const fullCustomer = {
-  name: "Acme Servicios SL",
-  tax_id: { country: "ES", type: "es_nif", value: "B12345674" },
+  ...validCustomer,
   email: "billing@acme.example",
   phone: "+34 600 000 000",
-  address,
-};
+  address: fullAddress,
+} satisfies CustomerInput;
 
 describe("PATCH /v1/customers/:id", () => {
   let account: TestAccount;
-  let api: ReturnType<typeof client>;
+  let api: ApiClient;
   beforeAll(async () => {
     account = await createAccount();
     api = client(account.testKey);
   });
 
-  async function create(body: Record<string, unknown> = fullCustomer) {
-    const res = await api.post("/v1/customers", body);
-    expectStatus(res, 201);
-    return res.body;
-  }
+  const create = (overrides: Partial<CustomerInput> = {}) =>
+    createCustomer(api, { ...fullCustomer, ...overrides });
+  /** A customer without an address, email or phone. */
+  const createWithoutAddress = () => createCustomer(api, { name: "No Address" });
 
   async function update(id: string, patch: unknown) {
     const res = await api.patch(`/v1/customers/${id}`, patch);
@@ -58,9 +56,6 @@ describe("PATCH /v1/customers/:id", () => {
   const stable = ({ updated_at: _, ...rest }: Record<string, unknown>) => rest;
 
   describe("happy path", () => {
-    let restoreClock: (() => void) | undefined;
-    afterEach(() => restoreClock?.());
-
     it("fields omitted from the body stay unchanged", async () => {
       const before = await create();
       const after = await update(before.id, { name: "Acme Renamed SL" });
@@ -75,7 +70,7 @@ describe("PATCH /v1/customers/:id", () => {
     it("updated_at moves to the time of the update and created_at does not", async () => {
       const before = await create();
       const later = Date.now() + 3_600_000;
-      restoreClock = setClock(() => later);
+      useClock(later);
       const after = await update(before.id, { phone: "+34 911 000 000" });
       expect(after.updated_at).toBe(new Date(later).toISOString());
       expect(after.created_at).toBe(before.created_at);
@@ -102,7 +97,7 @@ describe("PATCH /v1/customers/:id", () => {
     it("a partial address merges: changing only the city keeps every other address field", async () => {
       const before = await create();
       const after = await update(before.id, { address: { city: "Sevilla" } });
-      expect(after.address).toEqual({ ...address, city: "Sevilla" });
+      expect(after.address).toEqual({ ...fullAddress, city: "Sevilla" });
     });
 
     it("an empty address object changes nothing in the address", async () => {
@@ -114,29 +109,20 @@ describe("PATCH /v1/customers/:id", () => {
     it.each(["line_2", "state"])("address.%s null clears only that field", async (field) => {
       const before = await create();
       const after = await update(before.id, { address: { [field]: null } });
-      expect(after.address).toEqual({ ...address, [field]: null });
+      expect(after.address).toEqual({ ...fullAddress, [field]: null });
     });
 
     it("address.country is uppercased on update", async () => {
       const before = await create();
       const after = await update(before.id, { address: { country: "pt", postal_code: "1100-048" } });
-      expect(after.address).toEqual({ ...address, country: "PT", postal_code: "1100-048" });
+      expect(after.address).toEqual({ ...fullAddress, country: "PT", postal_code: "1100-048" });
     });
 
     it("a customer without an address accepts a complete address", async () => {
-      const before = await create({ name: "No Address", tax_id: fullCustomer.tax_id });
+      const before = await createWithoutAddress();
       expect(before.address).toBeNull();
-      const after = await update(before.id, {
-        address: { line_1: "Rua Augusta 5", city: "Lisboa", postal_code: "1100-048", country: "pt" },
-      });
-      expect(after.address).toEqual({
-        line_1: "Rua Augusta 5",
-        line_2: null,
-        city: "Lisboa",
-        postal_code: "1100-048",
-        state: null,
-        country: "PT",
-      });
+      const after = await update(before.id, { address: { ...validAddress, country: "pt" } });
+      expect(after.address).toEqual({ ...validAddress, line_2: null, state: null });
     });
 
     it("replacing tax_id creates a new Tax ID object with a new id, normalised", async () => {
@@ -173,21 +159,20 @@ describe("PATCH /v1/customers/:id", () => {
     });
 
     it("a customer may set its own current invoice_prefix again, in any case", async () => {
-      const before = await create({ ...fullCustomer, invoice_prefix: "OWNPFX" });
+      const before = await create({ invoice_prefix: "OWNPFX" });
       expect((await update(before.id, { invoice_prefix: "ownpfx" })).invoice_prefix).toBe("OWNPFX");
     });
 
     it("a prefix taken in the other environment or another account is free here", async () => {
-      await client(account.liveKey).post("/v1/customers", { ...fullCustomer, invoice_prefix: "LIVEONLY" });
-      const stranger = await createAccount();
-      await client(stranger.testKey).post("/v1/customers", { ...fullCustomer, invoice_prefix: "STRANGER" });
+      await createCustomer(account.liveKey, { ...fullCustomer, invoice_prefix: "LIVEONLY" });
+      await createCustomer((await createAccount()).testKey, { ...fullCustomer, invoice_prefix: "STRANGER" });
       const before = await create();
       expect((await update(before.id, { invoice_prefix: "LIVEONLY" })).invoice_prefix).toBe("LIVEONLY");
       expect((await update(before.id, { invoice_prefix: "STRANGER" })).invoice_prefix).toBe("STRANGER");
     });
 
     it("a released invoice_prefix can be taken by another customer", async () => {
-      const first = await create({ ...fullCustomer, invoice_prefix: "MOVING" });
+      const first = await create({ invoice_prefix: "MOVING" });
       await update(first.id, { invoice_prefix: "MOVED" });
       const second = await create();
       expect((await update(second.id, { invoice_prefix: "MOVING" })).invoice_prefix).toBe("MOVING");
@@ -222,13 +207,13 @@ describe("PATCH /v1/customers/:id", () => {
     ])(
       "a partial address on a customer without one must end complete: missing %s",
       async (field, partial) => {
-        const customer = await create({ name: "No Address", tax_id: fullCustomer.tax_id });
+        const customer = await createWithoutAddress();
         await expectRejected(customer, { address: partial }, [400, "parameter_missing", `address.${field}`]);
       },
     );
 
     it("an empty address object on a customer without one is incomplete", async () => {
-      const customer = await create({ name: "No Address", tax_id: fullCustomer.tax_id });
+      const customer = await createWithoutAddress();
       await expectRejected(customer, { address: {} }, [400, "parameter_missing", "address.line_1"]);
     });
 
@@ -262,7 +247,7 @@ describe("PATCH /v1/customers/:id", () => {
     });
 
     it("an invoice_prefix used by another customer of the account is 409 invoice_prefix_taken", async () => {
-      await create({ ...fullCustomer, invoice_prefix: "TAKEN1" });
+      await create({ invoice_prefix: "TAKEN1" });
       const other = await create();
       await expectRejected(other, { invoice_prefix: "taken1" }, [
         409,
@@ -272,7 +257,7 @@ describe("PATCH /v1/customers/:id", () => {
     });
 
     it("a 409 on invoice_prefix rolls back the other fields of the same update", async () => {
-      await create({ ...fullCustomer, invoice_prefix: "TAKEN2" });
+      await create({ invoice_prefix: "TAKEN2" });
       const other = await create();
       await expectRejected(other, { name: "Changed", address: null, invoice_prefix: "TAKEN2" }, [
         409,

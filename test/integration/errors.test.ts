@@ -1,14 +1,11 @@
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createAccount, type TestAccount } from "../helpers/accounts";
-import { type ApiResponse, client, expectStatus, request } from "../helpers/api";
+import { type ApiClient, type ApiResponse, client, expectStatus, request } from "../helpers/api";
 import { countRows } from "../helpers/db";
+import { createAccount, createCustomer, type TestAccount, validCustomer } from "../helpers/factories";
 import { expectError } from "../helpers/security";
+import type { ApiError } from "../helpers/types";
 
-const validCustomer = {
-  name: "Acme Servicios SL",
-  tax_id: { country: "ES", type: "es_nif", value: "B12345674" },
-};
 const MAX_BODY = 1024 * 1024;
 
 /** Sends any body (bytes, a stream) straight to the worker, for what `request` cannot send. */
@@ -30,7 +27,7 @@ function customerJsonOfSize(bytes: number): string {
 
 describe("error model", () => {
   let account: TestAccount;
-  let api: ReturnType<typeof client>;
+  let api: ApiClient;
   let auth: Record<string, string>;
   beforeAll(async () => {
     account = await createAccount();
@@ -77,7 +74,7 @@ describe("error model", () => {
         expectStatus(res, status);
         const id = res.headers.get("request-id");
         expect(id, `${status}: ${res.text}`).toMatch(/^req_[0-9A-Z]{26}$/);
-        if (status >= 400) expect(res.body.error.request_id, res.text).toBe(id);
+        if (status >= 400) expect((res.body as ApiError).error.request_id, res.text).toBe(id);
         seen.add(id as string);
       }
       expect(seen.size).toBe(responses.length);
@@ -103,8 +100,8 @@ describe("error model", () => {
     });
 
     it("malformed JSON on an update is 400 json_invalid", async () => {
-      const created = await api.post("/v1/customers", validCustomer);
-      const res = await request("PATCH", `/v1/customers/${created.body.id}`, undefined, {
+      const created = await createCustomer(api);
+      const res = await request("PATCH", `/v1/customers/${created.id}`, undefined, {
         key: account.testKey,
         rawBody: "{",
         headers: { "content-type": "application/json" },
@@ -180,10 +177,10 @@ describe("error model", () => {
     });
 
     it("a big JSON string in an update is 413 and leaves the customer unchanged", async () => {
-      const created = await api.post("/v1/customers", validCustomer);
-      const res = await api.patch(`/v1/customers/${created.body.id}`, { name: "x".repeat(MAX_BODY) });
+      const created = await createCustomer(api);
+      const res = await api.patch(`/v1/customers/${created.id}`, { name: "x".repeat(MAX_BODY) });
       expectError(res, 413, "request_too_large");
-      expect((await api.get(`/v1/customers/${created.body.id}`)).body).toEqual(created.body);
+      expect((await api.get(`/v1/customers/${created.id}`)).body).toEqual(created);
     });
 
     it("an empty body on POST /v1/customers is 400 parameter_missing param name", async () => {
@@ -266,7 +263,7 @@ describe("authentication comes before body checks", () => {
     ["malformed JSON", { rawBody: "{", headers: { "content-type": "application/json" } }],
   ])("a request without a key and with %s is a 401", async (_, options) => {
     const res = await request("POST", "/v1/customers", undefined, { key: null, ...options });
-    expect(res.status).toBe(401);
+    expectStatus(res, 401);
     expect(res.body.error.code).toBe("api_key_missing");
   });
 });

@@ -1,24 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createAccount, type TestAccount } from "../helpers/accounts";
 import { client, expectStatus } from "../helpers/api";
+import { createAccount, createDestination, type TestAccount, validDestination } from "../helpers/factories";
+import { readDestination } from "../helpers/reads";
 import { describeAuthMatrix, expectError } from "../helpers/security";
 
 /** Who can reach a destination: its account, with a key of its environment, and nobody else. */
-
-const validDestination = {
-  name: "Billing hooks",
-  url: "https://hooks.example.com/in",
-  enabled_events: ["customer.created", "customer.updated"],
-};
-
-async function createDestination(key: string): Promise<string> {
-  const res = await client(key).post("/v1/event-destinations", validDestination);
-  expectStatus(res, 201);
-  return res.body.id;
-}
-
-const readDestination = async (key: string, id: string) =>
-  (await client(key).get(`/v1/event-destinations/${id}`)).body;
 
 describe("event destinations: test and live do not mix", () => {
   let account: TestAccount;
@@ -27,12 +13,10 @@ describe("event destinations: test and live do not mix", () => {
   });
 
   it("a destination created with a test key is live false, and the live key cannot see it", async () => {
-    const testApi = client(account.testKey);
     const liveApi = client(account.liveKey);
-    const created = await testApi.post("/v1/event-destinations", validDestination);
-    expectStatus(created, 201);
-    expect(created.body.live).toBe(false);
-    const id = created.body.id;
+    const created = await createDestination(account.testKey);
+    expect(created.live).toBe(false);
+    const id = created.id;
 
     expectError(await liveApi.get(`/v1/event-destinations/${id}`), 404, "resource_missing");
     expectError(await liveApi.patch(`/v1/event-destinations/${id}`, { name: "x" }), 404, "resource_missing");
@@ -40,31 +24,30 @@ describe("event destinations: test and live do not mix", () => {
     expectError(await liveApi.del(`/v1/event-destinations/${id}`), 404, "resource_missing");
     const liveList = await liveApi.get("/v1/event-destinations");
     expectStatus(liveList, 200);
-    expect(liveList.body.data.map((d: { id: string }) => d.id)).not.toContain(id);
-    expect(await readDestination(account.testKey, id)).toEqual(created.body);
+    expect(liveList.body.data.map((d) => d.id)).not.toContain(id);
+    expect(await readDestination(account.testKey, id)).toEqual(created);
   });
 
   it("a destination created with a live key is live true and absent from the test list", async () => {
-    const created = await client(account.liveKey).post("/v1/event-destinations", validDestination);
-    expectStatus(created, 201);
-    expect(created.body.live).toBe(true);
+    const created = await createDestination(account.liveKey);
+    expect(created.live).toBe(true);
     const testList = await client(account.testKey).get("/v1/event-destinations");
-    expect(testList.body.data.map((d: { id: string }) => d.id)).not.toContain(created.body.id);
+    expect(testList.body.data.map((d) => d.id)).not.toContain(created.id);
     const liveList = await client(account.liveKey).get("/v1/event-destinations");
-    expect(liveList.body.data.map((d: { id: string }) => d.id)).toEqual([created.body.id]);
+    expect(liveList.body.data.map((d) => d.id)).toEqual([created.id]);
   });
 
   it("another account's destinations are absent from the list and a cursor of theirs is rejected", async () => {
     const other = await createAccount();
-    const theirs = await createDestination(other.testKey);
+    const { id: theirs } = await createDestination(other.testKey);
     const list = await client(account.testKey).get("/v1/event-destinations");
-    expect(list.body.data.map((d: { id: string }) => d.id)).not.toContain(theirs);
+    expect(list.body.data.map((d) => d.id)).not.toContain(theirs);
     const res = await client(account.testKey).get(`/v1/event-destinations?starting_after=${theirs}`);
     expect(res.status).toBe(400);
   });
 });
 
-const create = (key: string) => createDestination(key);
+const create = async (key: string) => (await createDestination(key)).id;
 describeAuthMatrix({ method: "POST", path: () => "/v1/event-destinations", body: validDestination });
 describeAuthMatrix({ method: "GET", path: () => "/v1/event-destinations" });
 describeAuthMatrix({
@@ -96,7 +79,7 @@ describeAuthMatrix({
   method: "POST",
   path: (id) => `/v1/event-destinations/${id}/enable`,
   create: async (key) => {
-    const id = await createDestination(key);
+    const { id } = await createDestination(key);
     expectStatus(await client(key).post(`/v1/event-destinations/${id}/disable`), 200);
     return id;
   },

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createAccount, type TestAccount } from "../helpers/accounts";
-import { client, expectStatus } from "../helpers/api";
+import { type ApiClient, client, expectStatus } from "../helpers/api";
 import { countRows } from "../helpers/db";
+import { createAccount, createDestination, type TestAccount, validDestination } from "../helpers/factories";
+import { readDestination } from "../helpers/reads";
 import { expectError } from "../helpers/security";
 
 /**
@@ -9,16 +10,7 @@ import { expectError } from "../helpers/security";
  * so the loopback http URLs that local development (`npm start`) allows are rejected too.
  */
 
-const validDestination = {
-  name: "Billing hooks",
-  url: "https://hooks.example.com/in",
-  enabled_events: ["customer.created"],
-};
-
 const destinationCount = (accountId: string) => countRows("event_destinations", accountId);
-
-const readDestination = async (key: string, id: string) =>
-  (await client(key).get(`/v1/event-destinations/${id}`)).body;
 
 const REJECTED_URLS: [string, string][] = [
   ["plain http", "http://hooks.example.com/in"],
@@ -57,14 +49,12 @@ const REJECTED_URLS: [string, string][] = [
 
 describe("event destinations: the URL rule", () => {
   let account: TestAccount;
-  let api: ReturnType<typeof client>;
+  let api: ApiClient;
   let existing: string;
   beforeAll(async () => {
     account = await createAccount();
     api = client(account.testKey);
-    const created = await api.post("/v1/event-destinations", validDestination);
-    expectStatus(created, 201);
-    existing = created.body.id;
+    existing = (await createDestination(api)).id;
   });
 
   it.each(REJECTED_URLS)("create with %s is 400 with param url and creates nothing", async (_, url) => {

@@ -1,26 +1,12 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createAccount, type TestAccount } from "../helpers/accounts";
-import { client, expectStatus } from "../helpers/api";
+import { type ApiClient, client, expectStatus } from "../helpers/api";
 import { countRows } from "../helpers/db";
+import { createAccount, createDestination, type TestAccount, validDestination } from "../helpers/factories";
+import { readDestination } from "../helpers/reads";
 import { expectError } from "../helpers/security";
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-
-const validDestination = {
-  name: "Billing hooks",
-  url: "https://hooks.example.com/in",
-  enabled_events: ["customer.created", "customer.updated"],
-};
-
-async function createDestination(key: string, overrides: Record<string, unknown> = {}): Promise<string> {
-  const res = await client(key).post("/v1/event-destinations", { ...validDestination, ...overrides });
-  expectStatus(res, 201);
-  return res.body.id;
-}
-
-const readDestination = async (key: string, id: string) =>
-  (await client(key).get(`/v1/event-destinations/${id}`)).body;
 
 const destinationCount = (accountId: string) => countRows("event_destinations", accountId);
 
@@ -34,7 +20,7 @@ function secretBytes(secret: string): number {
 
 describe("event destinations: create, retrieve, list", () => {
   let account: TestAccount;
-  let api: ReturnType<typeof client>;
+  let api: ApiClient;
   beforeAll(async () => {
     account = await createAccount();
     api = client(account.testKey);
@@ -61,8 +47,10 @@ describe("event destinations: create, retrieve, list", () => {
 
   it("every destination gets its own secret", async () => {
     const secrets = new Set<string>();
-    for (let i = 0; i < 5; i++)
-      secrets.add((await readDestination(account.testKey, await createDestination(account.testKey))).secret);
+    for (let i = 0; i < 5; i++) {
+      const { id } = await createDestination(account.testKey);
+      secrets.add((await readDestination(account.testKey, id)).secret);
+    }
     expect(secrets.size).toBe(5);
   });
 
@@ -83,7 +71,7 @@ describe("event destinations: create, retrieve, list", () => {
     expectStatus(list, 200);
     expect(list.body.object).toBe("list");
     expect(list.body.has_more).toBe(false);
-    expect(list.body.data.map((d: { id: string }) => d.id)).toEqual([b.body.id, a.body.id]);
+    expect(list.body.data.map((d) => d.id)).toEqual([b.body.id, a.body.id]);
     for (const d of list.body.data) expect(d).not.toHaveProperty("secret");
     const { secret: _secret, ...withoutSecret } = b.body;
     expect(list.body.data[0]).toEqual(withoutSecret);
@@ -153,7 +141,7 @@ describe("event destinations: create, retrieve, list", () => {
 
 describe("event destinations: update, delete, enable, disable", () => {
   let account: TestAccount;
-  let api: ReturnType<typeof client>;
+  let api: ApiClient;
   beforeAll(async () => {
     account = await createAccount();
     api = client(account.testKey);
@@ -190,7 +178,7 @@ describe("event destinations: update, delete, enable, disable", () => {
   });
 
   it("PATCH rejects an unknown event type, an empty enabled_events and unknown fields", async () => {
-    const id = await createDestination(account.testKey);
+    const { id } = await createDestination(account.testKey);
     const before = await readDestination(account.testKey, id);
     expectError(
       await api.patch(`/v1/event-destinations/${id}`, { enabled_events: ["*", "nope"] }),
@@ -221,23 +209,19 @@ describe("event destinations: update, delete, enable, disable", () => {
 
   it("DELETE returns 204 with no body, after which the destination is 404 and absent from the list", async () => {
     const own = client((await createAccount()).testKey);
-    const created = await own.post("/v1/event-destinations", validDestination);
-    const res = await own.del(`/v1/event-destinations/${created.body.id}`);
+    const { id } = await createDestination(own);
+    const res = await own.del(`/v1/event-destinations/${id}`);
     expectStatus(res, 204);
     expect(res.text).toBe("");
-    expectError(await own.get(`/v1/event-destinations/${created.body.id}`), 404, "resource_missing");
-    expectError(await own.del(`/v1/event-destinations/${created.body.id}`), 404, "resource_missing");
-    expectError(
-      await own.patch(`/v1/event-destinations/${created.body.id}`, { name: "x" }),
-      404,
-      "resource_missing",
-    );
+    expectError(await own.get(`/v1/event-destinations/${id}`), 404, "resource_missing");
+    expectError(await own.del(`/v1/event-destinations/${id}`), 404, "resource_missing");
+    expectError(await own.patch(`/v1/event-destinations/${id}`, { name: "x" }), 404, "resource_missing");
     const list = await own.get("/v1/event-destinations");
     expect(list.body.data).toEqual([]);
   });
 
   it("disable sets status disabled with disabled_reason requested; enable sets it back with a null reason", async () => {
-    const id = await createDestination(account.testKey);
+    const { id } = await createDestination(account.testKey);
     const disabled = await api.post(`/v1/event-destinations/${id}/disable`);
     expectStatus(disabled, 200);
     expect(disabled.body).toMatchObject({ id, status: "disabled", disabled_reason: "requested" });
@@ -253,7 +237,7 @@ describe("event destinations: update, delete, enable, disable", () => {
   });
 
   it("enable clears a delivery_failures disable and its failing streak", async () => {
-    const id = await createDestination(account.testKey);
+    const { id } = await createDestination(account.testKey);
     await env.DB.prepare(
       "UPDATE event_destinations SET status = 'disabled', disabled_reason = 'delivery_failures', failing_since = ? WHERE id = ?",
     )

@@ -1,30 +1,27 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createAccount, type TestAccount } from "../helpers/accounts";
-import { client, expectStatus } from "../helpers/api";
-import { countRows } from "../helpers/db";
+import { type ApiClient, client, expectStatus } from "../helpers/api";
+import { allDispatched, countRows } from "../helpers/db";
+import {
+  createAccount,
+  createCustomer,
+  createInstruction,
+  type TestAccount,
+  validCustomer,
+} from "../helpers/factories";
+import { listEvents } from "../helpers/reads";
 import { expectError } from "../helpers/security";
-import { allDispatched } from "../helpers/webhooks";
-import { createCustomer, createInstruction, validCustomer } from "../helpers/writes";
+import type { Customer, PaymentInstruction } from "../helpers/types";
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-
-type Api = ReturnType<typeof client>;
 
 /** Waits until no background dispatch can race a later assertion on the database. */
 const settled = allDispatched;
 
 const eventCount = (accountId: string) => countRows("events", accountId);
 
-/** The events of the caller's environment, newest first, through the API. */
-async function listEvents(api: Api, query = "") {
-  const res = await api.get(`/v1/events${query}`);
-  expectStatus(res, 200);
-  return res.body;
-}
-
 describe("events recorded by customer writes", () => {
   let account: TestAccount;
-  let api: Api;
+  let api: ApiClient;
   beforeAll(async () => {
     account = await createAccount();
     api = client(account.testKey);
@@ -33,7 +30,7 @@ describe("events recorded by customer writes", () => {
   it("creating a customer records customer.created with the full event shape and data.object equal to the 201 body", async () => {
     const customer = await createCustomer(api);
     const list = await listEvents(api, "?limit=1");
-    const event = list.data[0];
+    const event = list.data[0]!;
     expect(event).toEqual({
       id: expect.stringMatching(/^evt_[0-9A-Z]{26}$/),
       object: "event",
@@ -50,7 +47,7 @@ describe("events recorded by customer writes", () => {
 
   it("updating a customer records customer.updated with the object after the update, and the earlier snapshot does not change", async () => {
     const customer = await createCustomer(api);
-    const created = (await listEvents(api, "?limit=1")).data[0];
+    const created = (await listEvents(api, "?limit=1")).data[0]!;
     const updated = await api.patch(`/v1/customers/${customer.id}`, {
       name: "Renamed SL",
       email: "billing@renamed.example",
@@ -63,12 +60,12 @@ describe("events recorded by customer writes", () => {
       data: { object: updated.body },
       related_object: { id: customer.id, type: "customer", url: `/v1/customers/${customer.id}` },
     });
-    expect(event.data.object).toEqual(updated.body);
-    expect(event.data.object.name).toBe("Renamed SL");
+    expect(event!.data.object).toEqual(updated.body);
+    expect((event!.data.object as Customer).name).toBe("Renamed SL");
     // The customer.created event still shows the customer as it was created.
     const again = await api.get(`/v1/events/${created.id}`);
     expect(again.body.data.object).toEqual(customer);
-    expect(again.body.data.object.name).toBe("Acme Servicios SL");
+    expect((again.body.data.object as Customer).name).toBe("Acme Servicios SL");
   });
 
   it("deleting a customer records customer.deleted with the object as it was just before the delete", async () => {
@@ -99,7 +96,7 @@ describe("events recorded by customer writes", () => {
     expectStatus(await ownApi.del(`/v1/customers/${customer.id}`), 204);
     await settled();
     const list = await listEvents(ownApi);
-    expect(list.data.map((e: { type: string }) => e.type)).toEqual([
+    expect(list.data.map((e) => e.type)).toEqual([
       "customer.deleted",
       "customer.updated",
       "customer.created",
@@ -112,13 +109,13 @@ describe("events recorded by customer writes", () => {
     const customer = await createCustomer(liveApi);
     const [event] = (await listEvents(liveApi, "?limit=1")).data;
     expect(event).toMatchObject({ type: "customer.created", live: true, data: { object: customer } });
-    expect(event.data.object.live).toBe(true);
+    expect((event!.data.object as Customer).live).toBe(true);
   });
 });
 
 describe("events recorded by payment instruction writes", () => {
   let account: TestAccount;
-  let api: Api;
+  let api: ApiClient;
   beforeAll(async () => {
     account = await createAccount();
     api = client(account.testKey);
@@ -157,14 +154,15 @@ describe("events recorded by payment instruction writes", () => {
       shape("payment_instruction.updated", updated.body),
       shape("payment_instruction.created", instruction),
     ]);
-    expect(list.data[1].data.object.bank_transfer.bic).toBeNull();
-    expect(list.data[2].data.object.bank_transfer.bic).toBe("CAIXESBBXXX");
+    const objects = list.data.map((event) => event.data.object as PaymentInstruction);
+    expect(objects[1]!.bank_transfer.bic).toBeNull();
+    expect(objects[2]!.bank_transfer.bic).toBe("CAIXESBBXXX");
   });
 });
 
 describe("a rejected write records no event", () => {
   let account: TestAccount;
-  let api: Api;
+  let api: ApiClient;
   beforeAll(async () => {
     account = await createAccount();
     api = client(account.testKey);
@@ -201,7 +199,7 @@ describe("a rejected write records no event", () => {
   });
 
   it("a 409 on a customer create with a taken invoice_prefix", async () => {
-    await createCustomer(api, { ...validCustomer, invoice_prefix: "TAKEN" });
+    await createCustomer(api, { invoice_prefix: "TAKEN" });
     await expectNoEvent(async () => {
       const res = await api.post("/v1/customers", { ...validCustomer, invoice_prefix: "TAKEN" });
       expect(res.status).toBe(409);
@@ -209,7 +207,7 @@ describe("a rejected write records no event", () => {
   });
 
   it("a 409 on a customer update to a taken invoice_prefix", async () => {
-    await createCustomer(api, { ...validCustomer, invoice_prefix: "HELD" });
+    await createCustomer(api, { invoice_prefix: "HELD" });
     const other = await createCustomer(api);
     await expectNoEvent(async () => {
       const res = await api.patch(`/v1/customers/${other.id}`, { invoice_prefix: "HELD" });

@@ -1,25 +1,16 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createAccount, type TestAccount } from "../helpers/accounts";
-import { client, expectStatus } from "../helpers/api";
+import { type ApiClient, client, expectStatus } from "../helpers/api";
+import { allDispatched } from "../helpers/db";
+import { createAccount, createCustomer, createInstruction, type TestAccount } from "../helpers/factories";
+import { listEvents } from "../helpers/reads";
 import { describeAuthMatrix, expectError } from "../helpers/security";
-import { allDispatched } from "../helpers/webhooks";
-import { createCustomer, createInstruction } from "../helpers/writes";
-
-type Api = ReturnType<typeof client>;
-
-/** The events of the caller's environment, newest first, through the API. */
-async function listEvents(api: Api, query = "") {
-  const res = await api.get(`/v1/events${query}`);
-  expectStatus(res, 200);
-  return res.body;
-}
 
 const ids = (list: { data: { id: string }[] }) => list.data.map((e) => e.id);
 
 describe("GET /v1/events", () => {
   let account: TestAccount;
-  let api: Api;
+  let api: ApiClient;
   /** Event ids, oldest first. */
   let eventIds: string[];
   beforeAll(async () => {
@@ -43,7 +34,7 @@ describe("GET /v1/events", () => {
     expect(list.object).toBe("list");
     expect(list.has_more).toBe(false);
     expect(ids(list)).toEqual([...eventIds].reverse());
-    expect(list.data.map((e: { type: string }) => e.type)).toEqual([
+    expect(list.data.map((e) => e.type)).toEqual([
       "payment_instruction.created",
       "customer.created",
       "customer.updated",
@@ -57,13 +48,13 @@ describe("GET /v1/events", () => {
     const first = await listEvents(api, "?limit=2");
     expect(ids(first)).toEqual(newestFirst.slice(0, 2));
     expect(first.has_more).toBe(true);
-    const second = await listEvents(api, `?limit=2&starting_after=${first.data[1].id}`);
+    const second = await listEvents(api, `?limit=2&starting_after=${first.data[1]!.id}`);
     expect(ids(second)).toEqual(newestFirst.slice(2, 4));
     expect(second.has_more).toBe(true);
-    const third = await listEvents(api, `?limit=2&starting_after=${second.data[1].id}`);
+    const third = await listEvents(api, `?limit=2&starting_after=${second.data[1]!.id}`);
     expect(ids(third)).toEqual(newestFirst.slice(4));
     expect(third.has_more).toBe(false);
-    const back = await listEvents(api, `?limit=2&ending_before=${second.data[0].id}`);
+    const back = await listEvents(api, `?limit=2&ending_before=${second.data[0]!.id}`);
     expect(ids(back)).toEqual(newestFirst.slice(0, 2));
   });
 
@@ -105,10 +96,10 @@ describe("GET /v1/events", () => {
     const liveCustomer = await createCustomer(liveApi);
     const liveList = await listEvents(liveApi);
     expect(liveList.data).toHaveLength(1);
-    expect(liveList.data[0].related_object.id).toBe(liveCustomer.id);
+    expect(liveList.data[0]!.related_object.id).toBe(liveCustomer.id);
     for (const id of eventIds) expectError(await liveApi.get(`/v1/events/${id}`), 404, "resource_missing");
-    expectError(await api.get(`/v1/events/${liveList.data[0].id}`), 404, "resource_missing");
-    expect(ids(await listEvents(api))).not.toContain(liveList.data[0].id);
+    expectError(await api.get(`/v1/events/${liveList.data[0]!.id}`), 404, "resource_missing");
+    expect(ids(await listEvents(api))).not.toContain(liveList.data[0]!.id);
   });
 
   it("an unknown event id is 404", async () => {
@@ -121,8 +112,8 @@ async function createEvent(key: string): Promise<string> {
   const api = client(key);
   const customer = await createCustomer(api);
   const list = await listEvents(api, "?limit=1");
-  expect(list.data[0].related_object.id).toBe(customer.id);
-  return list.data[0].id;
+  expect(list.data[0]!.related_object.id).toBe(customer.id);
+  return list.data[0]!.id;
 }
 
 describeAuthMatrix({ method: "GET", path: () => "/v1/events" });

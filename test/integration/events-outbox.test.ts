@@ -5,10 +5,11 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createAccount } from "../helpers/accounts";
 import { client, expectStatus } from "../helpers/api";
+import { createAccount, createDestination, validCustomer } from "../helpers/factories";
 
-const customer = { name: "Outbox SL", tax_id: { country: "ES", type: "es_nif", value: "B12345674" } };
+// Customers are posted by hand, not with `createCustomer`: waiting for the dispatch would
+// hide the state the write itself left the event in, which is what these tests look at.
 
 async function eventFor(objectId: string) {
   return env.DB.prepare("SELECT created_at, dispatched_at FROM events WHERE related_object_id = ?")
@@ -21,7 +22,7 @@ afterEach(() => vi.restoreAllMocks());
 describe("events are born dispatched when nobody listens", () => {
   it("an event of an environment without an enabled destination is written already dispatched", async () => {
     const account = await createAccount();
-    const res = await client(account.testKey).post("/v1/customers", customer);
+    const res = await client(account.testKey).post("/v1/customers", validCustomer);
     expectStatus(res, 201);
     const event = await eventFor(res.body.id);
     expect(event?.dispatched_at).toBe(event?.created_at);
@@ -29,23 +30,11 @@ describe("events are born dispatched when nobody listens", () => {
 
   it("a destination of the other environment, or a disabled one, does not count", async () => {
     const account = await createAccount();
-    const live = client(account.liveKey);
     const test = client(account.testKey);
-    expectStatus(
-      await live.post("/v1/event-destinations", {
-        name: "l",
-        url: "https://hooks.example.com/l",
-        enabled_events: ["*"],
-      }),
-      201,
-    );
-    const disabled = await test.post("/v1/event-destinations", {
-      name: "t",
-      url: "https://hooks.example.com/t",
-      enabled_events: ["*"],
-    });
-    expectStatus(await test.post(`/v1/event-destinations/${disabled.body.id}/disable`), 200);
-    const res = await test.post("/v1/customers", customer);
+    await createDestination(account.liveKey);
+    const disabled = await createDestination(test);
+    expectStatus(await test.post(`/v1/event-destinations/${disabled.id}/disable`), 200);
+    const res = await test.post("/v1/customers", validCustomer);
     expect((await eventFor(res.body.id))?.dispatched_at).not.toBeNull();
   });
 
@@ -54,15 +43,8 @@ describe("events are born dispatched when nobody listens", () => {
     vi.spyOn(globalThis, "fetch").mockResolvedValue(new Response("ok"));
     const account = await createAccount();
     const api = client(account.testKey);
-    expectStatus(
-      await api.post("/v1/event-destinations", {
-        name: "t",
-        url: "https://hooks.example.com/t",
-        enabled_events: ["*"],
-      }),
-      201,
-    );
-    const res = await api.post("/v1/customers", customer);
+    await createDestination(api);
+    const res = await api.post("/v1/customers", validCustomer);
     await vi.waitFor(async () => expect((await eventFor(res.body.id))?.dispatched_at).not.toBeNull());
     expect(sent).toHaveBeenCalled();
   });

@@ -1,15 +1,17 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { setClock } from "../../src/lib/clock";
 import { deleteExpiredIdempotencyKeys } from "../../src/lib/idempotency";
-import { createAccount } from "../helpers/accounts";
+import type { Invoice } from "../../src/routes/invoices/schemas";
 import { client, expectStatus, request } from "../helpers/api";
+import { useClock } from "../helpers/clock";
 import { countRows } from "../helpers/db";
+import { createAccount, validCustomer } from "../helpers/factories";
 import { customerWithAddress, issue, ivaLine, setProfile } from "../helpers/invoices";
 import { expectError } from "../helpers/security";
-import { validCustomer } from "../helpers/writes";
 
-const post = (key: string, path: string, body: unknown, idempotencyKey: string) =>
+const HOUR = 60 * 60 * 1000;
+
+const post = <P extends string>(key: string, path: P, body: unknown, idempotencyKey: string) =>
   request("POST", path, body, { key, headers: { "idempotency-key": idempotencyKey } });
 
 const storedKeys = async (accountId: string) =>
@@ -83,7 +85,7 @@ describe("Idempotency-Key on every POST (Stripe's semantics)", () => {
     const first = await post(account.testKey, "/v1/invoices", body, "inv-1");
     const events = await countRows("events", account.id);
     const replay = await post(account.testKey, "/v1/invoices", body, "inv-1");
-    expect(replay.body.number).toBe("INV-0001");
+    expect((replay.body as Invoice).number).toBe("INV-0001");
     expect(replay.text).toBe(first.text);
     expect(await countRows("events", account.id)).toBe(events);
     expect((await issue(api, body)).number).toBe("INV-0002");
@@ -132,21 +134,13 @@ describe("Idempotency-Key on every POST (Stripe's semantics)", () => {
     const account = await createAccount();
     expectStatus(await post(account.testKey, "/v1/customers", validCustomer, "old"), 201);
     expect(await storedKeys(account.id)).toBe(1);
-    const restore = setClock(() => Date.now() + 25 * 60 * 60 * 1000);
-    try {
-      // Expired but not yet swept: a new request with the key runs afresh.
-      const again = await post(account.testKey, "/v1/customers", { ...validCustomer, name: "New" }, "old");
-      expectStatus(again, 201);
-      expect(again.body.name).toBe("New");
-    } finally {
-      restore();
-    }
-    const later = setClock(() => Date.now() + 50 * 60 * 60 * 1000);
-    try {
-      expect(await deleteExpiredIdempotencyKeys(env)).toBeGreaterThanOrEqual(1);
-      expect(await storedKeys(account.id)).toBe(0);
-    } finally {
-      later();
-    }
+    const clock = useClock(Date.now() + 25 * HOUR);
+    // Expired but not yet swept: a new request with the key runs afresh.
+    const again = await post(account.testKey, "/v1/customers", { ...validCustomer, name: "New" }, "old");
+    expectStatus(again, 201);
+    expect(again.body.name).toBe("New");
+    clock.set(Date.now() + 50 * HOUR);
+    expect(await deleteExpiredIdempotencyKeys(env)).toBeGreaterThanOrEqual(1);
+    expect(await storedKeys(account.id)).toBe(0);
   });
 });

@@ -1,12 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createAccount } from "../helpers/accounts";
-import { type ApiResponse, client, expectStatus } from "../helpers/api";
-import { insertCustomers } from "../helpers/bulk";
+import { type ApiClient, type ApiResponse, client, expectStatus } from "../helpers/api";
+import { createAccount, insertCustomers } from "../helpers/factories";
 
 const rowsRead = (res: ApiResponse) => Number(res.headers.get("D1-Rows-Read"));
 
 describe("a list page reads O(limit) rows whatever the table size", () => {
-  let api: ReturnType<typeof client>;
+  let api: ApiClient;
   let ids: string[];
 
   beforeAll(async () => {
@@ -32,7 +31,7 @@ describe("a list page reads O(limit) rows whatever the table size", () => {
     const cursor = ids[2_500] as string;
     const res = await api.get(`/v1/customers?limit=25&starting_after=${cursor}`);
     expectStatus(res, 200);
-    expect(res.body.data[0].id).toBe(ids[2_499]);
+    expect(res.body.data[0]!.id).toBe(ids[2_499]);
     expect(rowsRead(res)).toBeLessThanOrEqual(25 + 2);
   });
 
@@ -40,7 +39,7 @@ describe("a list page reads O(limit) rows whatever the table size", () => {
     const cursor = ids[100] as string;
     const res = await api.get(`/v1/customers?limit=25&ending_before=${cursor}`);
     expectStatus(res, 200);
-    expect(res.body.data.at(-1).id).toBe(ids[101]);
+    expect(res.body.data.at(-1)!.id).toBe(ids[101]);
     expect(rowsRead(res)).toBeLessThanOrEqual(25 + 2);
   });
 
@@ -55,12 +54,10 @@ describe("a list page reads O(limit) rows whatever the table size", () => {
   it("a page filtered by country reads at most limit + 2 rows", async () => {
     const first = await api.get("/v1/customers?limit=25&country=pt");
     expectStatus(first, 200);
-    expect(first.body.data.every((c: { tax_id: { country: string } }) => c.tax_id.country === "PT")).toBe(
-      true,
-    );
+    expect(first.body.data.every((c) => c.tax_id.country === "PT")).toBe(true);
     expect(rowsRead(first)).toBeLessThanOrEqual(25 + 1);
     const next = await api.get(
-      `/v1/customers?limit=25&country=PT&starting_after=${first.body.data.at(-1).id}`,
+      `/v1/customers?limit=25&country=PT&starting_after=${first.body.data.at(-1)!.id}`,
     );
     expectStatus(next, 200);
     expect(rowsRead(next)).toBeLessThanOrEqual(25 + 2);
@@ -69,7 +66,7 @@ describe("a list page reads O(limit) rows whatever the table size", () => {
   it("a selective search is driven by the trigram index: it reads the matches, not the account's rows", async () => {
     const res = await api.get("/v1/customers?q=LOCAL4321");
     expectStatus(res, 200);
-    expect(res.body.data.map((c: { tax_id: { value: string } }) => c.tax_id.value)).toEqual(["LOCAL4321"]);
+    expect(res.body.data.map((c) => c.tax_id.value)).toEqual(["LOCAL4321"]);
     expect(rowsRead(res)).toBeLessThan(100);
   });
 
@@ -78,7 +75,7 @@ describe("a list page reads O(limit) rows whatever the table size", () => {
     expectStatus(first, 200);
     expect(first.body.data).toHaveLength(5);
     const next = await api.get(
-      `/v1/customers?q=Customer%20499&limit=5&starting_after=${first.body.data.at(-1).id}`,
+      `/v1/customers?q=Customer%20499&limit=5&starting_after=${first.body.data.at(-1)!.id}`,
     );
     expectStatus(next, 200);
     expect(next.body.data).toHaveLength(5);

@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createAccount, type TestAccount } from "../helpers/accounts";
-import { client, expectStatus } from "../helpers/api";
+import { type ApiClient, client, expectStatus } from "../helpers/api";
 import { countRows } from "../helpers/db";
+import { createAccount, type TestAccount, validInstruction } from "../helpers/factories";
 import { expectError } from "../helpers/security";
 
-const base = { label: "Main account", type: "bank_transfer" };
+/** `validInstruction` with `bankTransfer` as its bank details (its beneficiary unless given). */
 const withBankTransfer = (bankTransfer: Record<string, unknown>) => ({
-  ...base,
-  bank_transfer: { beneficiary: "Acme Servicios SL", ...bankTransfer },
+  ...validInstruction,
+  bank_transfer: { beneficiary: validInstruction.bank_transfer.beneficiary, ...bankTransfer },
 });
 
 const instructionCount = (accountId: string) => countRows("payment_instructions", accountId);
@@ -29,7 +29,7 @@ function spanishIbanWithDc(dc: string): string {
 
 describe("IBAN and BIC validation on POST /v1/payment-instructions", () => {
   let account: TestAccount;
-  let api: ReturnType<typeof client>;
+  let api: ApiClient;
   beforeAll(async () => {
     account = await createAccount();
     api = client(account.testKey);

@@ -1,25 +1,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../src/lib/ids";
-import { createAccount, type TestAccount } from "../helpers/accounts";
 import { client, expectStatus } from "../helpers/api";
+import { createAccount, createInstruction, type TestAccount } from "../helpers/factories";
 import { expectError } from "../helpers/security";
+import type { List, PaymentInstruction } from "../helpers/types";
 
-const validInstruction = {
-  label: "Main account",
-  type: "bank_transfer",
-  bank_transfer: { beneficiary: "Acme Servicios SL", iban: "ES9121000418450200051332", bic: null },
-};
+type Page = List<PaymentInstruction>;
 
-async function createInstruction(key: string, label = "Main account"): Promise<string> {
-  const res = await client(key).post("/v1/payment-instructions", { ...validInstruction, label });
-  expectStatus(res, 201);
-  return res.body.id;
-}
-
-type Page = { object: string; has_more: boolean; data: { id: string; live: boolean; account: string }[] };
-
-async function list(key: string, query = ""): Promise<Page> {
-  const res = await client(key).get<Page>(`/v1/payment-instructions${query}`);
+async function list(key: string, query: `?${string}` | "" = ""): Promise<Page> {
+  const res = await client(key).get(`/v1/payment-instructions${query}`);
   expectStatus(res, 200);
   return res.body;
 }
@@ -35,7 +24,7 @@ describe("GET /v1/payment-instructions", () => {
     account = await createAccount();
     created = [];
     for (const label of ["A", "B", "C", "D", "E"])
-      created.push(await createInstruction(account.testKey, label));
+      created.push((await createInstruction(account.testKey, { label })).id);
     newestFirst = [...created].reverse();
   });
 
@@ -97,7 +86,7 @@ describe("GET /v1/payment-instructions", () => {
 
     it("limit defaults to 25", async () => {
       const many = await createAccount();
-      for (let i = 0; i < 26; i++) await createInstruction(many.testKey, `Bank ${i}`);
+      for (let i = 0; i < 26; i++) await createInstruction(many.testKey, { label: `Bank ${i}` });
       const page = await list(many.testKey);
       expect(page.data).toHaveLength(25);
       expect(page.has_more).toBe(true);
@@ -106,8 +95,8 @@ describe("GET /v1/payment-instructions", () => {
 
     it("a deleted instruction is absent from the list", async () => {
       const own = await createAccount();
-      const keep = await createInstruction(own.testKey);
-      const drop = await createInstruction(own.testKey);
+      const { id: keep } = await createInstruction(own.testKey);
+      const { id: drop } = await createInstruction(own.testKey);
       expectStatus(await client(own.testKey).del(`/v1/payment-instructions/${drop}`), 204);
       expect(ids(await list(own.testKey))).toEqual([keep]);
     });
@@ -130,7 +119,7 @@ describe("GET /v1/payment-instructions", () => {
       const res = await client(account.testKey).get(
         `/v1/payment-instructions?starting_after=${created[1]}&ending_before=${created[3]}`,
       );
-      expect(res.status).toBe(400);
+      expectStatus(res, 400);
       expect(res.body.error.code).toBe("parameter_invalid");
       expect(["starting_after", "ending_before"]).toContain(res.body.error.param);
     });
@@ -173,12 +162,12 @@ describe("GET /v1/payment-instructions", () => {
 
         it(`a ${param} that is the other environment's instruction is 400 with param ${param}`, async () => {
           await expectBadCursor(account.liveKey, created[2] as string);
-          const live = await createInstruction(account.liveKey);
+          const { id: live } = await createInstruction(account.liveKey);
           await expectBadCursor(account.testKey, live);
         });
 
         it(`a ${param} that is a deleted instruction is 400 with param ${param}`, async () => {
-          const gone = await createInstruction(account.testKey);
+          const { id: gone } = await createInstruction(account.testKey);
           expectStatus(await client(account.testKey).del(`/v1/payment-instructions/${gone}`), 204);
           await expectBadCursor(account.testKey, gone);
         });
@@ -189,19 +178,20 @@ describe("GET /v1/payment-instructions", () => {
   describe("security", () => {
     it("test and live lists never mix: each key lists only its environment's instructions", async () => {
       const own = await createAccount();
-      const test = [await createInstruction(own.testKey), await createInstruction(own.testKey)];
-      const live = [await createInstruction(own.liveKey)];
+      const first = await createInstruction(own.testKey);
+      const second = await createInstruction(own.testKey);
+      const live = await createInstruction(own.liveKey);
       const testPage = await list(own.testKey, "?limit=100");
       const livePage = await list(own.liveKey, "?limit=100");
-      expect(ids(testPage)).toEqual([...test].reverse());
-      expect(ids(livePage)).toEqual(live);
+      expect(ids(testPage)).toEqual([second.id, first.id]);
+      expect(ids(livePage)).toEqual([live.id]);
       expect(testPage.data.every((p) => p.live === false)).toBe(true);
       expect(livePage.data.every((p) => p.live === true)).toBe(true);
     });
 
     it("another account's instructions never appear in the caller's list", async () => {
       const stranger = await createAccount();
-      const theirs = await createInstruction(stranger.testKey);
+      const { id: theirs } = await createInstruction(stranger.testKey);
       const mine = await list(account.testKey, "?limit=100");
       expect(ids(mine)).not.toContain(theirs);
       expect(mine.data.every((p) => p.account === account.id)).toBe(true);
@@ -210,8 +200,8 @@ describe("GET /v1/payment-instructions", () => {
 
     it("a live instruction is 404 for the test key and a test one is 404 for the live key", async () => {
       const own = await createAccount();
-      const test = await createInstruction(own.testKey);
-      const live = await createInstruction(own.liveKey);
+      const { id: test } = await createInstruction(own.testKey);
+      const { id: live } = await createInstruction(own.liveKey);
       expectError(await client(own.liveKey).get(`/v1/payment-instructions/${test}`), 404, "resource_missing");
       expectError(await client(own.testKey).get(`/v1/payment-instructions/${live}`), 404, "resource_missing");
     });

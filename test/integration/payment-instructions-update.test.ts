@@ -1,15 +1,9 @@
 import { env } from "cloudflare:workers";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { setClock } from "../../src/lib/clock";
-import { createAccount, type TestAccount } from "../helpers/accounts";
-import { client, expectStatus } from "../helpers/api";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type ApiClient, client, expectStatus } from "../helpers/api";
+import { useClock } from "../helpers/clock";
+import { createAccount, createInstruction, type TestAccount } from "../helpers/factories";
 import { expectError } from "../helpers/security";
-
-const validInstruction = {
-  label: "Main account",
-  type: "bank_transfer",
-  bank_transfer: { beneficiary: "Acme Servicios SL", iban: "ES9121000418450200051332", bic: "CAIXESBBXXX" },
-};
 
 /** The stored row, read straight from D1, so a rejected update is proven to have written nothing. */
 async function storedRow(id: string) {
@@ -18,30 +12,22 @@ async function storedRow(id: string) {
 
 describe("PATCH /v1/payment-instructions/:id", () => {
   let account: TestAccount;
-  let api: ReturnType<typeof client>;
-  let restoreClock: (() => void) | undefined;
+  let api: ApiClient;
   beforeAll(async () => {
     account = await createAccount();
     api = client(account.testKey);
   });
-  afterEach(() => {
-    restoreClock?.();
-    restoreClock = undefined;
-  });
 
-  async function create() {
-    const res = await api.post("/v1/payment-instructions", validInstruction);
-    expectStatus(res, 201);
-    return res.body;
-  }
+  const create = () => createInstruction(api);
 
-  /** Runs the update with the clock an hour ahead, so a moved updated_at is visible. */
+  /**
+   * Runs the update with the clock an hour ahead, so a moved updated_at is visible; the
+   * clock stays there until the test ends (nothing after the update reads it).
+   */
   async function update(id: string, patch: unknown) {
     const later = Date.now() + 3_600_000;
-    restoreClock = setClock(() => later);
+    useClock(later);
     const res = await api.patch(`/v1/payment-instructions/${id}`, patch);
-    restoreClock();
-    restoreClock = undefined;
     expectStatus(res, 200);
     // What the update returns is what is stored.
     expect((await api.get(`/v1/payment-instructions/${id}`)).body).toEqual(res.body);
@@ -135,9 +121,8 @@ describe("PATCH /v1/payment-instructions/:id", () => {
 
     it("a live instruction is updated with the live key and stays live", async () => {
       const live = client(account.liveKey);
-      const created = await live.post("/v1/payment-instructions", validInstruction);
-      expectStatus(created, 201);
-      const res = await live.patch(`/v1/payment-instructions/${created.body.id}`, { label: "Live renamed" });
+      const created = await createInstruction(live);
+      const res = await live.patch(`/v1/payment-instructions/${created.id}`, { label: "Live renamed" });
       expectStatus(res, 200);
       expect(res.body).toMatchObject({ live: true, label: "Live renamed" });
     });

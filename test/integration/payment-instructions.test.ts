@@ -1,31 +1,19 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createAccount, type TestAccount } from "../helpers/accounts";
-import { client, expectStatus } from "../helpers/api";
+import { type ApiClient, client, expectStatus } from "../helpers/api";
 import { countRows } from "../helpers/db";
+import { createAccount, createInstruction, type TestAccount, validInstruction } from "../helpers/factories";
 import { describeAuthMatrix, expectError } from "../helpers/security";
-
-const validInstruction = {
-  label: "Main account",
-  type: "bank_transfer",
-  bank_transfer: { beneficiary: "Acme Servicios SL", iban: "ES9121000418450200051332", bic: "CAIXESBBXXX" },
-};
 
 const instructionCount = (accountId: string) => countRows("payment_instructions", accountId);
 
-async function createInstruction(key: string, body: unknown = validInstruction): Promise<string> {
-  const res = await client(key).post("/v1/payment-instructions", body);
-  expectStatus(res, 201);
-  return res.body.id;
-}
-
-async function readInstruction(key: string, id: string): Promise<unknown> {
+async function readInstruction(key: string, id: string) {
   return (await client(key).get(`/v1/payment-instructions/${id}`)).body;
 }
 
 describe("POST /v1/payment-instructions", () => {
   let account: TestAccount;
-  let api: ReturnType<typeof client>;
+  let api: ApiClient;
   beforeAll(async () => {
     account = await createAccount();
     api = client(account.testKey);
@@ -95,7 +83,7 @@ describe("POST /v1/payment-instructions", () => {
       });
       expectStatus(res, 201);
       expect(res.body.bank_transfer.bic).toBeNull();
-      expect(((await readInstruction(account.testKey, res.body.id)) as any).bank_transfer.bic).toBeNull();
+      expect((await readInstruction(account.testKey, res.body.id)).bank_transfer.bic).toBeNull();
     });
 
     it("IBAN and BIC are normalised: whitespace removed and uppercased", async () => {
@@ -113,7 +101,7 @@ describe("POST /v1/payment-instructions", () => {
         iban: "ES9121000418450200051332",
         bic: "CAIXESBBXXX",
       });
-      expect(((await readInstruction(account.testKey, res.body.id)) as any).bank_transfer).toEqual(
+      expect((await readInstruction(account.testKey, res.body.id)).bank_transfer).toEqual(
         res.body.bank_transfer,
       );
     });
@@ -129,7 +117,7 @@ describe("POST /v1/payment-instructions", () => {
       expectStatus(res, 201);
       expect(res.body.label).toBe(label);
       expect(res.body.bank_transfer.beneficiary).toBe(beneficiary);
-      const read = (await readInstruction(account.testKey, res.body.id)) as any;
+      const read = await readInstruction(account.testKey, res.body.id);
       expect(read.label).toBe(label);
       expect(read.bank_transfer.beneficiary).toBe(beneficiary);
     });
@@ -247,7 +235,7 @@ describe("POST /v1/payment-instructions", () => {
 
 describe("GET /v1/payment-instructions/:id and DELETE /v1/payment-instructions/:id", () => {
   let account: TestAccount;
-  let api: ReturnType<typeof client>;
+  let api: ApiClient;
   beforeAll(async () => {
     account = await createAccount();
     api = client(account.testKey);
@@ -255,7 +243,7 @@ describe("GET /v1/payment-instructions/:id and DELETE /v1/payment-instructions/:
 
   describe("happy path", () => {
     it("deleting an instruction is 204 with no body, and it is gone from retrieve and list", async () => {
-      const id = await createInstruction(account.testKey);
+      const { id } = await createInstruction(account.testKey);
       const before = await instructionCount(account.id);
       const res = await api.del(`/v1/payment-instructions/${id}`);
       expectStatus(res, 204);
@@ -266,12 +254,12 @@ describe("GET /v1/payment-instructions/:id and DELETE /v1/payment-instructions/:
       ).toBeNull();
       expectError(await api.get(`/v1/payment-instructions/${id}`), 404, "resource_missing");
       const list = await api.get("/v1/payment-instructions?limit=100");
-      expect(list.body.data.map((p: { id: string }) => p.id)).not.toContain(id);
+      expect(list.body.data.map((p) => p.id)).not.toContain(id);
     });
 
     it("deleting one instruction leaves the others", async () => {
-      const keep = await createInstruction(account.testKey);
-      const drop = await createInstruction(account.testKey);
+      const { id: keep } = await createInstruction(account.testKey);
+      const { id: drop } = await createInstruction(account.testKey);
       expectStatus(await api.del(`/v1/payment-instructions/${drop}`), 204);
       expectStatus(await api.get(`/v1/payment-instructions/${keep}`), 200);
     });
@@ -290,7 +278,7 @@ describe("GET /v1/payment-instructions/:id and DELETE /v1/payment-instructions/:
     });
 
     it("deleting an already deleted instruction is 404 resource_missing", async () => {
-      const id = await createInstruction(account.testKey);
+      const { id } = await createInstruction(account.testKey);
       expectStatus(await api.del(`/v1/payment-instructions/${id}`), 204);
       const again = await api.del(`/v1/payment-instructions/${id}`);
       expectError(again, 404, "resource_missing");
@@ -298,7 +286,7 @@ describe("GET /v1/payment-instructions/:id and DELETE /v1/payment-instructions/:
     });
 
     it("updating a deleted instruction is 404 resource_missing and does not bring it back", async () => {
-      const id = await createInstruction(account.testKey);
+      const { id } = await createInstruction(account.testKey);
       expectStatus(await api.del(`/v1/payment-instructions/${id}`), 204);
       expectError(
         await api.patch(`/v1/payment-instructions/${id}`, { label: "Back" }),
@@ -311,7 +299,7 @@ describe("GET /v1/payment-instructions/:id and DELETE /v1/payment-instructions/:
 });
 
 describe("security", () => {
-  const create = (key: string) => createInstruction(key);
+  const create = async (key: string) => (await createInstruction(key)).id;
   const path = (id: string) => `/v1/payment-instructions/${id}`;
 
   describeAuthMatrix({ method: "GET", path, create, read: readInstruction });

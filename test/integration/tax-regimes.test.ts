@@ -17,7 +17,7 @@ describe("GET /v1/tax-regimes", () => {
     expectStatus(res, 200);
     expect(res.body.object).toBe("list");
     expect(res.body.has_more).toBe(false);
-    expect(res.body.data.map((r: { id: string }) => r.id)).toEqual(["global", "es"]);
+    expect(res.body.data.map((r) => r.id)).toEqual(["global", "es"]);
   });
 
   it("global has an empty taxes array: custom taxes are supplied at issuance", async () => {
@@ -30,11 +30,11 @@ describe("GET /v1/tax-regimes", () => {
     const res = await request("GET", "/v1/tax-regimes/es");
     expectStatus(res, 200);
     expect(res.body.object).toBe("tax_regime");
-    const iva = res.body.taxes.find((t: { tax: string }) => t.tax === "iva");
+    const iva = res.body.taxes.find((t) => t.tax === "iva");
     expect(iva).toMatchObject({ name: expect.any(String), effect: "added" });
-    const general = iva.rules.filter((r: { rule: string }) => r.rule === "general");
-    expect(general.map((r: { rate: string }) => r.rate)).toEqual(["15%", "16%", "18%", "21%"]);
-    expect(Object.keys(general[3]).sort()).toEqual(
+    const general = iva!.rules.filter((r) => r.rule === "general");
+    expect(general.map((r) => r.rate)).toEqual(["15%", "16%", "18%", "21%"]);
+    expect(Object.keys(general[3]!).sort()).toEqual(
       [
         "authority_code",
         "description",
@@ -46,8 +46,8 @@ describe("GET /v1/tax-regimes", () => {
         "treatment",
       ].sort(),
     );
-    const irpf = res.body.taxes.find((t: { tax: string }) => t.tax === "irpf");
-    expect(irpf.effect).toBe("withheld");
+    const irpf = res.body.taxes.find((t) => t.tax === "irpf");
+    expect(irpf!.effect).toBe("withheld");
   });
 
   it("an unknown regime is a 404 resource_missing", async () => {

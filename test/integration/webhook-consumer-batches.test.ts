@@ -3,59 +3,35 @@
  * batches of several messages, and messages whose destination stopped receiving.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { setClock } from "../../src/lib/clock";
 import { newId } from "../../src/lib/ids";
-import { createAccount, type TestAccount } from "../helpers/accounts";
 import { client, expectStatus } from "../helpers/api";
-import {
-  captureFetch,
-  deliveryAttempts,
-  insertEvent,
-  parseSignature,
-  referenceHmac,
-  runQueue,
-} from "../helpers/webhooks";
+import { useClock } from "../helpers/clock";
+import { createAccount, createDestination, insertEvent, type TestAccount } from "../helpers/factories";
+import { parseSignature, referenceHmac } from "../helpers/signature";
+import { captureFetch, deliveryAttempts, runQueue } from "../helpers/webhooks";
 
 const T0 = Date.UTC(2025, 0, 5, 12, 0, 0);
 
 let account: TestAccount;
-let restoreClock: (() => void) | undefined;
-
-function at(ms: number) {
-  restoreClock?.();
-  restoreClock = setClock(() => ms);
-}
-
-async function createDestination(url = `https://hooks.example.com/${crypto.randomUUID()}`) {
-  const res = await client(account.testKey).post("/v1/event-destinations", {
-    name: "hooks",
-    url,
-    enabled_events: ["*"],
-  });
-  expectStatus(res, 201);
-  return res.body as { id: string; url: string; secret: string };
-}
 
 beforeEach(async () => {
   account = await createAccount();
 });
 
 afterEach(() => {
-  restoreClock?.();
-  restoreClock = undefined;
   vi.restoreAllMocks();
 });
 
 describe("webhook consumer: successive attempts", () => {
   it("every attempt carries a new timestamp and signature over the same body", async () => {
     const { calls } = captureFetch(() => new Response("boom", { status: 500 }));
-    const dest = await createDestination();
+    const dest = await createDestination(account.testKey);
     const body = { event_id: await insertEvent(account.id), destination_id: dest.id };
-    at(T0);
+    const clock = useClock(T0);
     await runQueue([{ body, attempts: 1 }]);
-    at(T0 + 60_000);
+    clock.set(T0 + 60_000);
     await runQueue([{ body, attempts: 2 }]);
-    at(T0 + 660_000);
+    clock.set(T0 + 660_000);
     await runQueue([{ body, attempts: 3 }]);
 
     expect(calls).toHaveLength(3);
@@ -77,7 +53,7 @@ describe("webhook consumer: successive attempts", () => {
       if (status === 0) throw new TypeError("connection refused");
       return new Response("x", { status });
     });
-    const dest = await createDestination();
+    const dest = await createDestination(account.testKey);
     const eventId = await insertEvent(account.id);
     for (let attempt = 1; attempt <= 5; attempt++) {
       await runQueue([{ body: { event_id: eventId, destination_id: dest.id }, attempts: attempt }]);
@@ -100,9 +76,9 @@ describe("webhook consumer: successive attempts", () => {
 
 describe("webhook consumer: batches", () => {
   it("the messages of a batch are delivered concurrently and acked or retried one by one", async () => {
-    const ok = await createDestination("https://ok.example.com/a");
-    const failing = await createDestination("https://fail.example.com/b");
-    const ok2 = await createDestination("https://ok.example.com/c");
+    const ok = await createDestination(account.testKey, { url: "https://ok.example.com/a" });
+    const failing = await createDestination(account.testKey, { url: "https://fail.example.com/b" });
+    const ok2 = await createDestination(account.testKey, { url: "https://ok.example.com/c" });
     const eventId = await insertEvent(account.id);
 
     // Every request waits until all three have started: sequential sends stall for 2 s each
@@ -143,7 +119,7 @@ describe("webhook consumer: batches", () => {
 
   it("a message whose handling throws is retried without holding back the others", async () => {
     const { calls } = captureFetch();
-    const dest = await createDestination();
+    const dest = await createDestination(account.testKey);
     const eventId = await insertEvent(account.id);
     const { result, retries } = await runQueue([
       // Not a delivery message at all: handling it throws.
@@ -160,7 +136,7 @@ describe("webhook consumer: batches", () => {
 describe("webhook consumer: destinations that stopped receiving", () => {
   it("a message for a destination disabled through the API is acked without a request", async () => {
     const { calls } = captureFetch();
-    const dest = await createDestination();
+    const dest = await createDestination(account.testKey);
     expectStatus(await client(account.testKey).post(`/v1/event-destinations/${dest.id}/disable`), 200);
     const { result, retries } = await runQueue([
       { body: { event_id: await insertEvent(account.id), destination_id: dest.id }, attempts: 2 },
@@ -172,7 +148,7 @@ describe("webhook consumer: destinations that stopped receiving", () => {
 
   it("a message whose destination was deleted is acked without a request", async () => {
     const { calls } = captureFetch();
-    const dest = await createDestination();
+    const dest = await createDestination(account.testKey);
     expectStatus(await client(account.testKey).del(`/v1/event-destinations/${dest.id}`), 204);
     const { result, retries } = await runQueue([
       { body: { event_id: await insertEvent(account.id), destination_id: dest.id }, attempts: 3 },
@@ -184,7 +160,7 @@ describe("webhook consumer: destinations that stopped receiving", () => {
 
   it("a message whose event does not exist is acked without a request", async () => {
     const { calls } = captureFetch();
-    const dest = await createDestination();
+    const dest = await createDestination(account.testKey);
     const { result } = await runQueue([{ body: { event_id: newId("event"), destination_id: dest.id } }]);
     expect(calls).toEqual([]);
     expect(result.explicitAcks).toEqual(["m1"]);
@@ -197,7 +173,7 @@ describe("webhook consumer: destinations that stopped receiving", () => {
     "a message pairing a destination with an event of %s is acked without a request",
     async (_, makeEvent) => {
       const { calls } = captureFetch();
-      const dest = await createDestination();
+      const dest = await createDestination(account.testKey);
       const { result, retries } = await runQueue([
         { body: { event_id: await makeEvent(), destination_id: dest.id } },
       ]);

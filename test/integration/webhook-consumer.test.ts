@@ -5,29 +5,19 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { DeliveryMessage } from "../../src/webhooks/message";
-import { createAccount, type TestAccount } from "../helpers/accounts";
-import { client, expectStatus } from "../helpers/api";
-import { type Call, captureFetch, deliveryAttempts, insertEvent, runQueue } from "../helpers/webhooks";
+import { client } from "../helpers/api";
+import { createAccount, createDestination, insertEvent, type TestAccount } from "../helpers/factories";
+import { type Call, captureFetch, deliveryAttempts, runQueue } from "../helpers/webhooks";
 
 /** Seconds to wait after failed attempt 1, 2, 3, 4 (WEBHOOK_RETRY_DELAYS in wrangler.toml). */
 const DELAYS = [60, 600, 3600, 21600];
 
 let account: TestAccount;
 
-async function createDestination(): Promise<{ id: string }> {
-  const res = await client(account.testKey).post("/v1/event-destinations", {
-    name: "hooks",
-    url: `https://hooks.example.com/${crypto.randomUUID()}`,
-    enabled_events: ["*"],
-  });
-  expectStatus(res, 201);
-  return res.body;
-}
-
 /** One message for a new event to a new destination, through the consumer. */
 async function deliverOnce(respond: (call: Call) => Response | Promise<Response>, attempts = 1) {
   const { calls } = captureFetch(respond);
-  const dest = await createDestination();
+  const dest = await createDestination(account.testKey);
   const eventId = await insertEvent(account.id);
   const body: DeliveryMessage = { event_id: eventId, destination_id: dest.id };
   const { result, retries } = await runQueue([{ body, attempts }]);
@@ -167,7 +157,7 @@ describe("webhook consumer: a failed attempt", () => {
 describe("webhook consumer: the dead-letter queue", () => {
   it("the dead-letter consumer records an exhausted attempt, makes no request and acks", async () => {
     const { calls } = captureFetch();
-    const dest = await createDestination();
+    const dest = await createDestination(account.testKey);
     const eventId = await insertEvent(account.id);
     // The dead-letter queue counts its own attempts from 1.
     const { result, retries } = await runQueue(
@@ -184,8 +174,8 @@ describe("webhook consumer: the dead-letter queue", () => {
 
   it("the dead-letter consumer records and acks every message of a batch", async () => {
     captureFetch();
-    const a = await createDestination();
-    const b = await createDestination();
+    const a = await createDestination(account.testKey);
+    const b = await createDestination(account.testKey);
     const eventId = await insertEvent(account.id);
     const { result } = await runQueue(
       [

@@ -4,29 +4,12 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createAccount } from "../helpers/accounts";
 import { client, expectStatus } from "../helpers/api";
-import {
-  allDispatched,
-  type Call,
-  captureFetch,
-  parseSignature,
-  referenceHmac,
-  sleep,
-} from "../helpers/webhooks";
-
-type Api = ReturnType<typeof client>;
-
-const validCustomer = {
-  name: "Acme Servicios SL",
-  tax_id: { country: "ES", type: "es_nif", value: "B12345674" },
-};
-
-const validInstruction = {
-  label: "Main account",
-  type: "bank_transfer",
-  bank_transfer: { beneficiary: "Acme Servicios SL", iban: "ES9121000418450200051332", bic: null },
-};
+import { allDispatched } from "../helpers/db";
+import { createAccount, createCustomer, createDestination, createInstruction } from "../helpers/factories";
+import { parseSignature, referenceHmac } from "../helpers/signature";
+import type { Customer } from "../helpers/types";
+import { type Call, captureFetch, deliveryAttempts, dispatchedAt, waitOutStrays } from "../helpers/webhooks";
 
 let calls: Call[] = [];
 
@@ -37,21 +20,6 @@ beforeEach(() => {
 afterEach(() => {
   vi.restoreAllMocks();
 });
-
-/** A fresh receiver URL, so that each destination's requests can be told apart. */
-function hookUrl(name: string): string {
-  return `https://hooks.example.com/${name}/${crypto.randomUUID()}`;
-}
-
-async function createDestination(api: Api, enabledEvents: string[], name = "hook") {
-  const res = await api.post("/v1/event-destinations", {
-    name,
-    url: hookUrl(name),
-    enabled_events: enabledEvents,
-  });
-  expectStatus(res, 201);
-  return res.body as { id: string; url: string; secret: string; live: boolean };
-}
 
 const callsTo = (destination: { url: string }) => calls.filter((c) => c.url === destination.url);
 const typesTo = (destination: { url: string }) =>
@@ -69,24 +37,18 @@ async function expectCalls(destination: { url: string }, count: number): Promise
 }
 
 /**
- * Waits until every event is dispatched, then a little longer: a message that a wrong
- * implementation would have sent in the same batch as the positive control has arrived by then.
+ * Before a negative assertion: waits until every event is dispatched, then out the time in
+ * which a request that a wrong implementation sent next to the positive control would arrive.
  */
 async function quiet(): Promise<void> {
   await allDispatched();
-  await sleep(300);
-}
-
-async function createCustomer(api: Api) {
-  const res = await api.post("/v1/customers", validCustomer);
-  expectStatus(res, 201);
-  return res.body as { id: string };
+  await waitOutStrays();
 }
 
 describe("webhook delivery, end to end through the queue", () => {
   it("the body is exactly the event without data, POSTed as application/json", async () => {
     const api = client((await createAccount()).testKey);
-    const dest = await createDestination(api, ["*"]);
+    const dest = await createDestination(api);
     const customer = await createCustomer(api);
     const [call] = await expectCalls(dest, 1);
     if (!call) throw new Error("no call");
@@ -105,7 +67,7 @@ describe("webhook delivery, end to end through the queue", () => {
     const event = await api.get(`/v1/events/${body.id}`);
     expectStatus(event, 200);
     const { data, ...thin } = event.body;
-    expect(data.object.id).toBe(customer.id);
+    expect((data.object as Customer).id).toBe(customer.id);
     expect(body).toEqual(thin);
     expect(body).toEqual({
       id: expect.stringMatching(/^evt_/),
@@ -119,7 +81,7 @@ describe("webhook delivery, end to end through the queue", () => {
 
   it("Service-Signature is t=<unix seconds>,v1=<HMAC-SHA256 of t.body keyed by the whole secret string>", async () => {
     const api = client((await createAccount()).testKey);
-    const dest = await createDestination(api, ["customer.created"]);
+    const dest = await createDestination(api, { enabled_events: ["customer.created"] });
     await createCustomer(api);
     const [call] = await expectCalls(dest, 1);
     if (!call) throw new Error("no call");
@@ -133,22 +95,19 @@ describe("webhook delivery, end to end through the queue", () => {
     // Keyed by the secret string itself, prefix included: not by the part after whsec_.
     expect(v1).not.toBe(await referenceHmac(dest.secret.slice("whsec_".length), `${t}.${call.body}`));
     // Another destination's secret does not verify it.
-    const other = await createDestination(api, ["*"]);
+    const other = await createDestination(api);
     expect(v1).not.toBe(await referenceHmac(other.secret, `${t}.${call.body}`));
   });
 
   it("the delivery is recorded as a succeeded attempt and the event is marked dispatched", async () => {
     const api = client((await createAccount()).testKey);
-    const dest = await createDestination(api, ["*"]);
+    const dest = await createDestination(api);
     await createCustomer(api);
     const [call] = await expectCalls(dest, 1);
     const eventId = JSON.parse(call?.body ?? "{}").id;
     await vi.waitFor(
       async () => {
-        const rows = await env.DB.prepare("SELECT * FROM delivery_attempts WHERE destination_id = ?")
-          .bind(dest.id)
-          .all();
-        expect(rows.results).toEqual([
+        expect(await deliveryAttempts(dest.id)).toEqual([
           expect.objectContaining({
             event_id: eventId,
             attempt: 1,
@@ -160,24 +119,23 @@ describe("webhook delivery, end to end through the queue", () => {
       },
       { timeout: 5000, interval: 10 },
     );
-    const event = await env.DB.prepare("SELECT dispatched_at FROM events WHERE id = ?")
-      .bind(eventId)
-      .first<{ dispatched_at: string | null }>();
-    expect(event?.dispatched_at).not.toBeNull();
+    expect(await dispatchedAt(eventId)).not.toBeNull();
   });
 
   it("a destination receives only the types in enabled_events, and * receives all", async () => {
     const api = client((await createAccount()).testKey);
-    const onlyCreated = await createDestination(api, ["customer.created"], "created");
-    const updatedDeleted = await createDestination(api, ["customer.updated", "customer.deleted"], "ud");
-    const instructions = await createDestination(api, ["payment_instruction.created"], "pmi");
-    const unrelated = await createDestination(api, ["invoice.issued"], "invoices");
-    const all = await createDestination(api, ["*"], "all");
+    const onlyCreated = await createDestination(api, { enabled_events: ["customer.created"] });
+    const updatedDeleted = await createDestination(api, {
+      enabled_events: ["customer.updated", "customer.deleted"],
+    });
+    const instructions = await createDestination(api, { enabled_events: ["payment_instruction.created"] });
+    const unrelated = await createDestination(api, { enabled_events: ["invoice.issued"] });
+    const all = await createDestination(api, { enabled_events: ["*"] });
 
     const customer = await createCustomer(api);
     expectStatus(await api.patch(`/v1/customers/${customer.id}`, { name: "Renamed" }), 200);
     expectStatus(await api.del(`/v1/customers/${customer.id}`), 204);
-    expectStatus(await api.post("/v1/payment-instructions", validInstruction), 201);
+    await createInstruction(api);
 
     await expectCalls(all, 4);
     await expectCalls(onlyCreated, 1);
@@ -199,8 +157,8 @@ describe("webhook delivery, end to end through the queue", () => {
 
   it("a disabled destination receives nothing, and after enable it receives new events", async () => {
     const api = client((await createAccount()).testKey);
-    const disabled = await createDestination(api, ["*"], "disabled");
-    const control = await createDestination(api, ["*"], "control");
+    const disabled = await createDestination(api);
+    const control = await createDestination(api);
     expectStatus(await api.post(`/v1/event-destinations/${disabled.id}/disable`), 200);
 
     await createCustomer(api);
@@ -221,8 +179,8 @@ describe("webhook delivery, end to end through the queue", () => {
     const account = await createAccount();
     const testApi = client(account.testKey);
     const liveApi = client(account.liveKey);
-    const testDest = await createDestination(testApi, ["*"], "test");
-    const liveDest = await createDestination(liveApi, ["*"], "live");
+    const testDest = await createDestination(testApi);
+    const liveDest = await createDestination(liveApi);
     expect(testDest.live).toBe(false);
     expect(liveDest.live).toBe(true);
 
@@ -249,8 +207,8 @@ describe("webhook delivery, end to end through the queue", () => {
   it("another account's destination receives nothing", async () => {
     const api = client((await createAccount()).testKey);
     const strangerApi = client((await createAccount()).testKey);
-    const mine = await createDestination(api, ["*"], "mine");
-    const theirs = await createDestination(strangerApi, ["*"], "theirs");
+    const mine = await createDestination(api);
+    const theirs = await createDestination(strangerApi);
     await createCustomer(api);
     await expectCalls(mine, 1);
     await quiet();
@@ -259,8 +217,8 @@ describe("webhook delivery, end to end through the queue", () => {
 
   it("a destination deleted before an event is not delivered to", async () => {
     const api = client((await createAccount()).testKey);
-    const deleted = await createDestination(api, ["*"], "deleted");
-    const control = await createDestination(api, ["*"], "control");
+    const deleted = await createDestination(api);
+    const control = await createDestination(api);
     expectStatus(await api.del(`/v1/event-destinations/${deleted.id}`), 204);
     await createCustomer(api);
     await expectCalls(control, 1);
@@ -270,8 +228,8 @@ describe("webhook delivery, end to end through the queue", () => {
 
   it("a message already queued for a destination that is deleted before delivery makes no request", async () => {
     const api = client((await createAccount()).testKey);
-    const deleted = await createDestination(api, ["*"], "deleted");
-    const control = await createDestination(api, ["customer.created"], "control");
+    const deleted = await createDestination(api);
+    const control = await createDestination(api, { enabled_events: ["customer.created"] });
     // The event exists; its regular dispatch is done before the deletion.
     await createCustomer(api);
     const [first] = await expectCalls(control, 1);
@@ -286,13 +244,10 @@ describe("webhook delivery, end to end through the queue", () => {
       { body: { event_id: eventId, destination_id: control.id } },
     ]);
     await expectCalls(control, 2);
-    await sleep(300);
+    // Negative: the deleted destination's message, sent in the same batch as the control's,
+    // must make no request and record no attempt.
+    await waitOutStrays();
     expect(callsTo(deleted)).toHaveLength(1);
-    const attempts = await env.DB.prepare(
-      "SELECT count(*) AS n FROM delivery_attempts WHERE destination_id = ?",
-    )
-      .bind(deleted.id)
-      .first<{ n: number }>();
-    expect(attempts?.n).toBe(1);
+    expect(await deliveryAttempts(deleted.id)).toHaveLength(1);
   });
 });

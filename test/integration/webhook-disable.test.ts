@@ -5,10 +5,10 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { setClock } from "../../src/lib/clock";
-import { createAccount, type TestAccount } from "../helpers/accounts";
-import { client, expectStatus } from "../helpers/api";
-import { type Call, captureFetch, insertEvent, runQueue } from "../helpers/webhooks";
+import { type ApiClient, client, expectStatus } from "../helpers/api";
+import { useClock } from "../helpers/clock";
+import { createAccount, createDestination, insertEvent, type TestAccount } from "../helpers/factories";
+import { type Call, captureFetch, runQueue } from "../helpers/webhooks";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -17,25 +17,9 @@ const T = Date.UTC(2025, 5, 1, 8, 0, 0);
 const iso = (ms: number) => new Date(ms).toISOString();
 
 let account: TestAccount;
-let api: ReturnType<typeof client>;
+let api: ApiClient;
 let requests: Call[];
 let status: number;
-let restoreClock: (() => void) | undefined;
-
-function at(ms: number) {
-  restoreClock?.();
-  restoreClock = setClock(() => ms);
-}
-
-async function createDestination(): Promise<string> {
-  const res = await api.post("/v1/event-destinations", {
-    name: "hooks",
-    url: `https://hooks.example.com/${crypto.randomUUID()}`,
-    enabled_events: ["*"],
-  });
-  expectStatus(res, 201);
-  return res.body.id;
-}
 
 /** Delivers one new event to `destinationId` through the consumer at the current clock. */
 async function deliver(destinationId: string, attempts = 1) {
@@ -58,16 +42,14 @@ beforeEach(async () => {
 });
 
 afterEach(() => {
-  restoreClock?.();
-  restoreClock = undefined;
   vi.restoreAllMocks();
 });
 
 describe("disabling a destination after 24 hours of failures", () => {
   it("a first failure at T starts the streak, T+23h59m stays enabled, T+24h disables it and acks the message", async () => {
-    const dest = await createDestination();
+    const { id: dest } = await createDestination(api);
 
-    at(T);
+    const clock = useClock(T);
     expect(await deliver(dest)).toEqual({ acked: false, retried: true });
     expect(await destinationRow(dest)).toEqual({
       status: "enabled",
@@ -75,16 +57,16 @@ describe("disabling a destination after 24 hours of failures", () => {
       failing_since: iso(T),
     });
 
-    at(T + 12 * HOUR);
+    clock.set(T + 12 * HOUR);
     expect(await deliver(dest, 3)).toEqual({ acked: false, retried: true });
     // The streak is measured from its first failure.
     expect((await destinationRow(dest))?.failing_since).toBe(iso(T));
 
-    at(T + 24 * HOUR - MINUTE);
+    clock.set(T + 24 * HOUR - MINUTE);
     expect(await deliver(dest, 2)).toEqual({ acked: false, retried: true });
     expect(await destinationRow(dest)).toMatchObject({ status: "enabled", disabled_reason: null });
 
-    at(T + 24 * HOUR);
+    clock.set(T + 24 * HOUR);
     expect(await deliver(dest, 4)).toEqual({ acked: true, retried: false });
     expect(await destinationRow(dest)).toMatchObject({
       status: "disabled",
@@ -97,32 +79,32 @@ describe("disabling a destination after 24 hours of failures", () => {
   });
 
   it("once disabled by failures, further messages are acked without a request", async () => {
-    const dest = await createDestination();
-    at(T);
+    const { id: dest } = await createDestination(api);
+    const clock = useClock(T);
     await deliver(dest);
-    at(T + 24 * HOUR);
+    clock.set(T + 24 * HOUR);
     await deliver(dest);
     expect((await destinationRow(dest))?.status).toBe("disabled");
     const before = requests.length;
 
-    at(T + 25 * HOUR);
+    clock.set(T + 25 * HOUR);
     status = 200;
     expect(await deliver(dest, 2)).toEqual({ acked: true, retried: false });
     expect(requests).toHaveLength(before);
   });
 
   it("a success resets the streak: failure at T, success at T+1h, failure at T+24h leaves it enabled", async () => {
-    const dest = await createDestination();
-    at(T);
+    const { id: dest } = await createDestination(api);
+    const clock = useClock(T);
     await deliver(dest);
     expect((await destinationRow(dest))?.failing_since).toBe(iso(T));
 
-    at(T + HOUR);
+    clock.set(T + HOUR);
     status = 200;
     expect(await deliver(dest)).toEqual({ acked: true, retried: false });
     expect((await destinationRow(dest))?.failing_since).toBeNull();
 
-    at(T + 24 * HOUR);
+    clock.set(T + 24 * HOUR);
     status = 500;
     expect(await deliver(dest)).toEqual({ acked: false, retried: true });
     expect(await destinationRow(dest)).toEqual({
@@ -132,23 +114,23 @@ describe("disabling a destination after 24 hours of failures", () => {
     });
 
     // The new streak runs from T+24h: it disables 24 hours after that, not before.
-    at(T + 48 * HOUR - MINUTE);
+    clock.set(T + 48 * HOUR - MINUTE);
     await deliver(dest);
     expect((await destinationRow(dest))?.status).toBe("enabled");
-    at(T + 48 * HOUR);
+    clock.set(T + 48 * HOUR);
     expect(await deliver(dest)).toEqual({ acked: true, retried: false });
     expect((await destinationRow(dest))?.status).toBe("disabled");
   });
 
   it("enabling clears the streak, and new events are delivered again", async () => {
-    const dest = await createDestination();
-    at(T);
+    const { id: dest } = await createDestination(api);
+    const clock = useClock(T);
     await deliver(dest);
-    at(T + 24 * HOUR);
+    clock.set(T + 24 * HOUR);
     await deliver(dest);
     expect((await destinationRow(dest))?.disabled_reason).toBe("delivery_failures");
 
-    at(T + 30 * HOUR);
+    clock.set(T + 30 * HOUR);
     const enabled = await api.post(`/v1/event-destinations/${dest}/enable`);
     expectStatus(enabled, 200);
     expect(enabled.body).toMatchObject({ status: "enabled", disabled_reason: null });
@@ -159,7 +141,7 @@ describe("disabling a destination after 24 hours of failures", () => {
     });
 
     // A failure right after enabling starts a new streak instead of disabling it again.
-    at(T + 30 * HOUR + MINUTE);
+    clock.set(T + 30 * HOUR + MINUTE);
     expect(await deliver(dest)).toEqual({ acked: false, retried: true });
     expect(await destinationRow(dest)).toEqual({
       status: "enabled",
@@ -168,7 +150,7 @@ describe("disabling a destination after 24 hours of failures", () => {
     });
 
     const before = requests.length;
-    at(T + 31 * HOUR);
+    clock.set(T + 31 * HOUR);
     status = 204;
     expect(await deliver(dest)).toEqual({ acked: true, retried: false });
     expect(requests).toHaveLength(before + 1);
@@ -176,23 +158,23 @@ describe("disabling a destination after 24 hours of failures", () => {
   });
 
   it("enabling a destination that is already enabled does not restart its failing streak", async () => {
-    const dest = await createDestination();
-    at(T);
+    const { id: dest } = await createDestination(api);
+    const clock = useClock(T);
     await deliver(dest);
-    at(T + 23 * HOUR);
+    clock.set(T + 23 * HOUR);
     expectStatus(await api.post(`/v1/event-destinations/${dest}/enable`), 200);
     expect((await destinationRow(dest))?.failing_since).toBe(iso(T));
-    at(T + 24 * HOUR);
+    clock.set(T + 24 * HOUR);
     expect(await deliver(dest)).toEqual({ acked: true, retried: false });
     expect((await destinationRow(dest))?.status).toBe("disabled");
   });
 
   it("the streak of one destination does not affect another", async () => {
-    const failing = await createDestination();
-    const healthy = await createDestination();
-    at(T);
+    const { id: failing } = await createDestination(api);
+    const { id: healthy } = await createDestination(api);
+    const clock = useClock(T);
     await deliver(failing);
-    at(T + 24 * HOUR);
+    clock.set(T + 24 * HOUR);
     await deliver(failing);
     expect((await destinationRow(failing))?.status).toBe("disabled");
     expect(await destinationRow(healthy)).toEqual({
@@ -203,11 +185,11 @@ describe("disabling a destination after 24 hours of failures", () => {
   });
 
   it("a destination disabled on request keeps disabled_reason requested when a pending retry arrives", async () => {
-    const dest = await createDestination();
-    at(T);
+    const { id: dest } = await createDestination(api);
+    const clock = useClock(T);
     await deliver(dest);
     expectStatus(await api.post(`/v1/event-destinations/${dest}/disable`), 200);
-    at(T + 25 * HOUR);
+    clock.set(T + 25 * HOUR);
     expect(await deliver(dest, 2)).toEqual({ acked: true, retried: false });
     expect(await destinationRow(dest)).toMatchObject({ status: "disabled", disabled_reason: "requested" });
   });

@@ -7,35 +7,24 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../../src/index";
-import { nowMs, setClock } from "../../src/lib/clock";
-import { newId } from "../../src/lib/ids";
-import { createAccount, type TestAccount } from "../helpers/accounts";
+import { nowMs } from "../../src/lib/clock";
 import { client, expectStatus } from "../helpers/api";
+import { useClock } from "../helpers/clock";
 import {
-  type Call,
-  captureFetch,
-  dispatchedAt,
+  createAccount,
+  createDestination,
   insertEvent,
-  parseSignature,
-  referenceHmac,
-  sleep,
-} from "../helpers/webhooks";
+  insertEvents,
+  type TestAccount,
+  validCustomer,
+} from "../helpers/factories";
+import { parseSignature, referenceHmac } from "../helpers/signature";
+import { type Call, captureFetch, dispatchedAt, waitOutStrays } from "../helpers/webhooks";
 
 const SECOND = 1000;
 
 let account: TestAccount;
 let calls: Call[];
-let restoreClock: (() => void) | undefined;
-
-async function createDestination(key: string, enabledEvents: string[] = ["*"]) {
-  const res = await client(key).post("/v1/event-destinations", {
-    name: "hooks",
-    url: `https://hooks.example.com/${crypto.randomUUID()}`,
-    enabled_events: enabledEvents,
-  });
-  expectStatus(res, 201);
-  return res.body as { id: string; url: string; secret: string };
-}
 
 /**
  * A customer.created event as a request leaves it when its isolate dies right after the
@@ -65,8 +54,6 @@ beforeEach(async () => {
 });
 
 afterEach(() => {
-  restoreClock?.();
-  restoreClock = undefined;
   vi.restoreAllMocks();
 });
 
@@ -88,8 +75,7 @@ describe("the scheduled outbox sweep", () => {
   });
 
   it("leaves events younger than 60 s alone, and picks them up once they are 60 s old", async () => {
-    const now = Date.now();
-    restoreClock = setClock(() => now);
+    const clock = useClock(Date.now());
     const dest = await createDestination(account.testKey);
     const young = await insertUndispatched(59 * SECOND);
     const old = await insertUndispatched(61 * SECOND);
@@ -98,11 +84,11 @@ describe("the scheduled outbox sweep", () => {
     expect(await dispatchedAt(old)).not.toBeNull();
     expect(await dispatchedAt(young)).toBeNull();
     await expectDelivered(dest, old);
-    await sleep(300);
+    // Negative: the young event must not be sent along with the old one.
+    await waitOutStrays();
     expect(eventIdsTo(dest)).not.toContain(young);
 
-    restoreClock();
-    restoreClock = setClock(() => now + SECOND);
+    clock.advance(SECOND);
     await runSweep();
     expect(await dispatchedAt(young)).not.toBeNull();
     await expectDelivered(dest, young);
@@ -116,12 +102,9 @@ describe("the scheduled outbox sweep", () => {
     });
     const pending = await insertUndispatched(10 * 60 * SECOND);
 
-    // An event dispatched by its own request, through the API.
-    const customer = await client(account.testKey).post("/v1/customers", {
-      name: "Acme Servicios SL",
-      tax_id: { country: "ES", type: "es_nif", value: "B12345674" },
-    });
-    expectStatus(customer, 201);
+    // An event dispatched by its own request, through the API. Not `createCustomer`: it waits
+    // until no event is undispatched, and `pending` stays so until the sweep below.
+    expectStatus(await client(account.testKey).post("/v1/customers", validCustomer), 201);
     await vi.waitFor(() => expect(eventIdsTo(dest)).toHaveLength(1), { timeout: 5000 });
     const viaApi = eventIdsTo(dest)[0] as string;
     await vi.waitFor(async () => expect(await dispatchedAt(viaApi)).not.toBeNull(), { timeout: 5000 });
@@ -129,14 +112,15 @@ describe("the scheduled outbox sweep", () => {
 
     await runSweep();
     await expectDelivered(dest, pending);
-    await sleep(300);
+    // Negative: `done` must not be sent again along with `pending`.
+    await waitOutStrays();
     expect(eventIdsTo(dest).sort()).toEqual([pending, viaApi].sort());
     expect(await dispatchedAt(done)).toBe(before);
   });
 
   it("dispatches a swept event only to enabled destinations of its account and environment subscribed to its type", async () => {
-    const subscribed = await createDestination(account.testKey, ["customer.created"]);
-    const otherType = await createDestination(account.testKey, ["customer.deleted"]);
+    const subscribed = await createDestination(account.testKey, { enabled_events: ["customer.created"] });
+    const otherType = await createDestination(account.testKey, { enabled_events: ["customer.deleted"] });
     const live = await createDestination(account.liveKey);
     const disabled = await createDestination(account.testKey);
     expectStatus(await client(account.testKey).post(`/v1/event-destinations/${disabled.id}/disable`), 200);
@@ -145,7 +129,8 @@ describe("the scheduled outbox sweep", () => {
 
     await runSweep();
     await expectDelivered(subscribed, eventId);
-    await sleep(300);
+    // Negative: no other destination may receive what `subscribed` received.
+    await waitOutStrays();
     for (const dest of [otherType, live, disabled, stranger]) expect(eventIdsTo(dest)).toEqual([]);
   });
 
@@ -162,15 +147,7 @@ describe("the scheduled outbox sweep", () => {
 describe("the sweep under a backlog", () => {
   it("drains a backlog larger than one run (200 events) and than one D1 statement's parameters over successive runs", async () => {
     const dest = await createDestination(account.testKey);
-    const createdAt = new Date(nowMs() - 5 * 60 * SECOND).toISOString();
-    const ids = Array.from({ length: 250 }, () => newId("event"));
-    await env.DB.batch(
-      ids.map((id) =>
-        env.DB.prepare(
-          "INSERT INTO events (id, account_id, live, type, data, related_object_id, related_object_type, created_at, dispatched_at) VALUES (?, ?, 0, 'customer.created', '{}', ?, 'customer', ?, NULL)",
-        ).bind(id, account.id, `cus_${id.slice(4)}`, createdAt),
-      ),
-    );
+    const ids = await insertEvents(account.id, 250, { ageMs: 5 * 60 * SECOND, dispatchedAt: null });
     const undispatched = async () =>
       (
         await env.DB.prepare(

@@ -7,6 +7,7 @@ import {
   signatureHeader,
   verifySignature,
 } from "../../src/webhooks/signature";
+import { referenceHmac } from "../helpers/signature";
 
 // Computed once outside this code base with Node's crypto:
 // createHmac("sha256", "whsec_test").update("1700000000.{}").digest("hex")
@@ -19,19 +20,6 @@ const T = 1_700_000_000;
 const BODY_VECTOR = "1e58533e9136e20e64d0cc6a7d309ac7aeb8c42d5cfa02e63055723957723ba6";
 // The same HMAC keyed with the base64url-DECODED secret part: what a wrong implementation would give.
 const DECODED_KEY_VECTOR = "b00abdba789ad393f654698eabc190239f08ffb270d8731d90b5f03d765b47db";
-
-/** An HMAC written independently of the module under test. */
-async function referenceHmac(secret: string, message: string): Promise<string> {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    new TextEncoder().encode(secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
-  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(message)));
-  return [...mac].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
 
 async function verify(
   header: string | null | undefined,
