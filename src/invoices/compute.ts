@@ -1,4 +1,5 @@
 import type * as z from "zod";
+import type { AppliedTax } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import {
   canonicalDecimal,
@@ -41,17 +42,8 @@ export interface ComputeInput {
   taxDates: { supply: IsoDate; withholding: IsoDate };
 }
 
-/** A tax as applied to a line. Custom taxes have `tax`, `rule` and `authority_code` null. */
-export interface LineTax {
-  tax: string | null;
-  rule: string | null;
-  name: string;
-  treatment: TaxTreatment;
-  effect: TaxEffect;
-  /** "21%"; null for non-taxable treatments. Custom rates are canonical ("10.50%" → "10.5%"). */
-  rate: string | null;
-  authority_code: string | null;
-}
+/** A tax as applied to a line; the row type invoices store, so the two cannot drift. */
+export type LineTax = AppliedTax;
 
 export interface ComputedLine {
   description: string;

@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import type { InvoiceNumbering } from "../constants";
 import type { Database } from "../db/client";
 import {
   type AccountEnvironmentRow,
@@ -34,16 +35,20 @@ export type IssueContext = {
 };
 
 export type ContextQuery = {
+  /** The customer the request names; a corrective without one takes its corrected invoice's. */
   customerId: string | null;
   correctedId: string | null;
   optionIds: string[];
   series: string;
-  counterKey: string;
+  numbering: InvoiceNumbering;
 };
 
 export async function loadIssueContext(db: Database, caller: Caller, q: ContextQuery): Promise<IssueContext> {
   const d = accountDefaultPaymentInstructions;
   const none = "\u0000"; // an id no row has: keeps the batch's shape fixed
+  // Resolved in SQL, so a corrective's customer costs no second round trip.
+  const customerId = sql`coalesce(${q.customerId}, (SELECT c.customer_id FROM invoices AS c WHERE c.id = ${q.correctedId ?? none}))`;
+  const counterKey = q.numbering === "customer" ? sql`coalesce(${customerId}, '')` : sql`''`;
   const [account, profile, defaults, customer, corrected, options, head, last] = await db.batch([
     db.select().from(accounts).where(eq(accounts.id, caller.accountId)).limit(1),
     db
@@ -61,7 +66,7 @@ export async function loadIssueContext(db: Database, caller: Caller, q: ContextQ
     db
       .select(customerColumns)
       .from(customers)
-      .where(and(eq(customers.id, q.customerId ?? none), ownedBy(customers, caller)))
+      .where(and(eq(customers.id, customerId), ownedBy(customers, caller)))
       .limit(1),
     db
       .select()
@@ -82,7 +87,14 @@ export async function loadIssueContext(db: Database, caller: Caller, q: ContextQ
       .from(invoices)
       .where(and(ownedBy(invoices, caller), eq(invoices.series, q.series)))
       .limit(1),
-    lastNumberQuery(db, caller, q.series, q.counterKey),
+    db
+      .select({ counter: invoices.counter, issueDate: invoices.issueDate })
+      .from(invoices)
+      .where(
+        and(ownedBy(invoices, caller), eq(invoices.series, q.series), eq(invoices.counterKey, counterKey)),
+      )
+      .orderBy(desc(invoices.counter))
+      .limit(1),
   ]);
   return {
     account: account[0] as AccountRow,
@@ -94,14 +106,4 @@ export async function loadIssueContext(db: Database, caller: Caller, q: ContextQ
     seriesHead: head[0] ?? null,
     last: last[0] ?? null,
   };
-}
-
-/** The highest number of one counter: one index row. */
-export function lastNumberQuery(db: Database, caller: Caller, series: string, counterKey: string) {
-  return db
-    .select({ counter: invoices.counter, issueDate: invoices.issueDate })
-    .from(invoices)
-    .where(and(ownedBy(invoices, caller), eq(invoices.series, series), eq(invoices.counterKey, counterKey)))
-    .orderBy(desc(invoices.counter))
-    .limit(1);
 }

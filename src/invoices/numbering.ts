@@ -1,4 +1,4 @@
-import type { InvoiceNumbering, InvoiceType } from "../constants";
+import type { InvoiceType } from "../constants";
 
 /** Series used when the request names none (Spanish practice keeps correctives apart). */
 export const DEFAULT_SERIES: Record<InvoiceType, string> = {
@@ -6,11 +6,6 @@ export const DEFAULT_SERIES: Record<InvoiceType, string> = {
   simplified: "SIM",
   corrective: "COR",
 };
-
-/** The counter an invoice advances: the series', or the customer's within the series. */
-export function counterKey(numbering: InvoiceNumbering, customerId: string | null): string {
-  return numbering === "customer" ? (customerId ?? "") : "";
-}
 
 /**
  * `INV-0001`, or `F26-ACME-0042` with customer numbering: at least four digits.

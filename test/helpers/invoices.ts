@@ -1,5 +1,7 @@
 import type { Invoice } from "../../src/routes/invoices/schemas";
-import { type ApiClient, expectStatus } from "./api";
+import { type ApiClient, client, expectStatus } from "./api";
+import { createAccount, type TestAccount } from "./factories";
+import type { Customer } from "./types";
 
 export type { Invoice };
 
@@ -63,4 +65,14 @@ export async function getInvoice(api: Api, id: string): Promise<Invoice> {
   const res = await api.get(`/v1/invoices/${id}`);
   expectStatus(res, 200);
   return res.body as Invoice;
+}
+
+export type IssuerSetup = { account: TestAccount; api: ApiClient; customer: Customer };
+
+/** A fresh `es` account with a complete issuer profile and a customer with an address. */
+export async function esIssuer(customerExtra: Record<string, unknown> = {}): Promise<IssuerSetup> {
+  const account = await createAccount({ taxRegime: "es" });
+  const api = client(account.testKey);
+  await setProfile(api);
+  return { account, api, customer: await customerWithAddress(api, customerExtra) };
 }

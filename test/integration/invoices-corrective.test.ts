@@ -6,9 +6,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { type ApiClient, client, expectStatus } from "../helpers/api";
-import { createAccount, createInstruction, type TestAccount } from "../helpers/factories";
+import { createInstruction } from "../helpers/factories";
 import {
   customerWithAddress,
+  esIssuer,
   getInvoice,
   type Invoice,
   issue,
@@ -17,16 +18,7 @@ import {
   workedLine,
 } from "../helpers/invoices";
 import { dbSnapshot, expectError } from "../helpers/security";
-import type { Customer, Event, List } from "../helpers/types";
-
-type Setup = { account: TestAccount; api: ApiClient; customer: Customer };
-
-async function esSetup(): Promise<Setup> {
-  const account = await createAccount({ taxRegime: "es" });
-  const api = client(account.testKey);
-  await setProfile(api);
-  return { account, api, customer: await customerWithAddress(api) };
-}
+import type { Event, List } from "../helpers/types";
 
 /** The worked line with a negative price: −100.00 before taxes. */
 const refundLine = { ...workedLine, unit_price: "-33.333" };
@@ -39,7 +31,7 @@ async function events(api: ApiClient, type: string): Promise<Event[]> {
 
 describe("A corrective invoice: type corrective with corrects {invoice, reason}", () => {
   it("corrects an ordinary invoice with R1: series COR, the corrected invoice's customer, lines carrying the differences", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const original = await issue(api, {
       customer: customer.id,
       issue_date: "2026-11-20",
@@ -87,7 +79,7 @@ describe("A corrective invoice: type corrective with corrects {invoice, reason}"
   });
 
   it.each(["R1", "R2", "R3", "R4"])("an ordinary invoice is corrected with reason %s", async (reason) => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const original = await issue(api, { customer: customer.id, lines: [ivaLine()] });
     const corrective = await issue(api, {
       type: "corrective",
@@ -98,7 +90,7 @@ describe("A corrective invoice: type corrective with corrects {invoice, reason}"
   });
 
   it("R5 corrects an ordinary invoice: 400 parameter_invalid corrects.reason", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const original = await issue(api, { customer: customer.id, lines: [ivaLine()] });
     const res = await api.post("/v1/invoices", {
       type: "corrective",
@@ -109,7 +101,7 @@ describe("A corrective invoice: type corrective with corrects {invoice, reason}"
   });
 
   it("a simplified invoice is corrected with R5 exactly; its corrective has no customer when it had none", async () => {
-    const { api } = await esSetup();
+    const { api } = await esIssuer();
     const original = await issue(api, { type: "simplified", lines: [ivaLine()] });
     const corrective = await issue(api, {
       type: "corrective",
@@ -125,7 +117,7 @@ describe("A corrective invoice: type corrective with corrects {invoice, reason}"
   it.each(["R1", "R2", "R3", "R4"])(
     "a simplified invoice corrected with %s is 400 corrects.reason",
     async (reason) => {
-      const { api } = await esSetup();
+      const { api } = await esIssuer();
       const original = await issue(api, { type: "simplified", lines: [ivaLine()] });
       const res = await api.post("/v1/invoices", {
         type: "corrective",
@@ -137,7 +129,7 @@ describe("A corrective invoice: type corrective with corrects {invoice, reason}"
   );
 
   it("a simplified invoice with a customer passes its customer to its corrective", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const original = await issue(api, { type: "simplified", customer: customer.id, lines: [ivaLine()] });
     const corrective = await issue(api, {
       type: "corrective",
@@ -150,7 +142,7 @@ describe("A corrective invoice: type corrective with corrects {invoice, reason}"
 
 describe("corrects.invoice must be an issued invoice of the same account and environment", () => {
   it("an unknown invoice is 400 parameter_invalid corrects.invoice", async () => {
-    const { api } = await esSetup();
+    const { api } = await esIssuer();
     for (const invoice of ["inv_00000000000000000000000000", "nope"]) {
       const res = await api.post("/v1/invoices", {
         type: "corrective",
@@ -162,7 +154,7 @@ describe("corrects.invoice must be an issued invoice of the same account and env
   });
 
   it("another environment's invoice is 400 corrects.invoice, and it is not amended", async () => {
-    const { account, api, customer } = await esSetup();
+    const { account, api, customer } = await esIssuer();
     const testInvoice = await issue(api, { customer: customer.id, lines: [ivaLine()] });
     const live = client(account.liveKey);
     await setProfile(live);
@@ -176,9 +168,9 @@ describe("corrects.invoice must be an issued invoice of the same account and env
   });
 
   it("another account's invoice is 400 corrects.invoice, and it is not amended", async () => {
-    const owner = await esSetup();
+    const owner = await esIssuer();
     const theirs = await issue(owner.api, { customer: owner.customer.id, lines: [ivaLine()] });
-    const { api } = await esSetup();
+    const { api } = await esIssuer();
     const res = await api.post("/v1/invoices", {
       type: "corrective",
       corrects: { invoice: theirs.id, reason: "R1" },
@@ -191,7 +183,7 @@ describe("corrects.invoice must be an issued invoice of the same account and env
 
 describe("The corrective's customer is the corrected invoice's", () => {
   it("naming the same customer is accepted", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const original = await issue(api, { customer: customer.id, lines: [ivaLine()] });
     const corrective = await issue(api, {
       type: "corrective",
@@ -203,7 +195,7 @@ describe("The corrective's customer is the corrected invoice's", () => {
   });
 
   it("another customer (or null when the original had one) is 400 parameter_invalid customer", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const other = await customerWithAddress(api);
     const original = await issue(api, { customer: customer.id, lines: [ivaLine()] });
     for (const named of [other.id, null]) {
@@ -218,7 +210,7 @@ describe("The corrective's customer is the corrected invoice's", () => {
   });
 
   it("a customer on the corrective of a simplified invoice without one is 400 customer", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const original = await issue(api, { type: "simplified", lines: [ivaLine()] });
     const res = await api.post("/v1/invoices", {
       type: "corrective",
@@ -230,7 +222,7 @@ describe("The corrective's customer is the corrected invoice's", () => {
   });
 
   it("the corrective snapshots the customer as it is now, not as the original did", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const original = await issue(api, { customer: customer.id, lines: [ivaLine()] });
     expectStatus(await api.patch(`/v1/customers/${customer.id}`, { name: "Cliente Renombrado SA" }), 200);
     const corrective = await issue(api, {
@@ -247,7 +239,7 @@ describe("The corrective's customer is the corrected invoice's", () => {
 
 describe("A corrective resolves every tax on the dates the corrected invoice used", () => {
   it("correcting an invoice of 2012-09-01 (operation 2012-08-31) today keeps IVA 18 % and IRPF 21 %", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const original = await issue(api, {
       customer: customer.id,
       issue_date: "2012-09-01",
@@ -273,7 +265,7 @@ describe("A corrective resolves every tax on the dates the corrected invoice use
   });
 
   it("correcting an invoice of 2012-08-31 keeps IVA general 18 %", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const original = await issue(api, {
       customer: customer.id,
       issue_date: "2012-08-31",
@@ -288,7 +280,7 @@ describe("A corrective resolves every tax on the dates the corrected invoice use
   });
 
   it("a rule not in force on the corrected invoice's dates is 400 on its .rule, even if in force today", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     // irpf/capital starts on 2015-01-01.
     const original = await issue(api, {
       customer: customer.id,
@@ -314,7 +306,7 @@ describe("A corrective resolves every tax on the dates the corrected invoice use
 
 describe("The corrected invoice gains corrected_by, its only change", () => {
   it("corrected_by lists the correctives in order; every other byte of the invoice is unchanged", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const pmi = await createInstruction(api);
     const original = await issue(api, {
       customer: customer.id,
@@ -344,7 +336,7 @@ describe("The corrected invoice gains corrected_by, its only change", () => {
   });
 
   it("a rejected corrective leaves the corrected invoice untouched and writes nothing", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const original = await issue(api, { customer: customer.id, lines: [ivaLine()] });
     const before = await dbSnapshot();
     const res = await api.post("/v1/invoices", {
@@ -360,7 +352,7 @@ describe("The corrected invoice gains corrected_by, its only change", () => {
 
 describe("Events: invoice.issued for the new invoice, invoice.amended for the corrected one", () => {
   it("issuing records invoice.issued with the new invoice as related object and data", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const inv = await issue(api, { customer: customer.id, lines: [workedLine] });
     const issued = await events(api, "invoice.issued");
     expect(issued).toHaveLength(1);
@@ -376,7 +368,7 @@ describe("Events: invoice.issued for the new invoice, invoice.amended for the co
   });
 
   it("a corrective records invoice.issued (the corrective) and invoice.amended (the corrected invoice with corrected_by)", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const original = await issue(api, { customer: customer.id, lines: [workedLine] });
     const corrective = await issue(api, {
       type: "corrective",
@@ -409,7 +401,7 @@ describe("Events: invoice.issued for the new invoice, invoice.amended for the co
   });
 
   it("GET /v1/events?related_object=<invoice id> lists everything that happened to one invoice", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const original = await issue(api, { customer: customer.id, lines: [workedLine] });
     const corrective = await issue(api, {
       type: "corrective",
@@ -429,7 +421,7 @@ describe("Events: invoice.issued for the new invoice, invoice.amended for the co
   });
 
   it("a rejected issuance records no event", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const original = await issue(api, { customer: customer.id, lines: [ivaLine()] });
     const res = await api.post("/v1/invoices", {
       type: "corrective",
@@ -444,7 +436,7 @@ describe("Events: invoice.issued for the new invoice, invoice.amended for the co
 
 describe("corrects belongs to corrective invoices only", () => {
   it("corrects on an ordinary or simplified invoice is 400 parameter_invalid corrects", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const original = await issue(api, { customer: customer.id, lines: [ivaLine()] });
     for (const body of [
       { customer: customer.id, lines: [ivaLine()] },
@@ -460,7 +452,7 @@ describe("corrects belongs to corrective invoices only", () => {
   });
 
   it("a corrective invoice without corrects is 400 parameter_missing corrects", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const res = await api.post("/v1/invoices", {
       type: "corrective",
       customer: customer.id,

@@ -3,51 +3,28 @@
  * POST /v1/invoices issues on `es` and `global` accounts, to the cent. Every expected value
  * below is computed by hand from the spec and the published catalog.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { setClock } from "../../src/lib/clock";
-import { type ApiClient, client } from "../helpers/api";
-import { createAccount, createCustomer, createInstruction, type TestAccount } from "../helpers/factories";
+import { describe, expect, it } from "vitest";
+import { client } from "../helpers/api";
+import { useClock } from "../helpers/clock";
+import { createAccount, createCustomer, createInstruction } from "../helpers/factories";
 import {
-  customerWithAddress,
   esAddress,
+  esIssuer,
   getInvoice,
   type Invoice,
+  type IssuerSetup,
   issue,
   ivaLine,
-  setProfile,
   workedLine,
 } from "../helpers/invoices";
 import { expectError } from "../helpers/security";
-import type { Customer } from "../helpers/types";
 
 const IVA_NAME = "Impuesto sobre el Valor Añadido (IVA)";
 const IRPF_NAME = "Impuesto sobre la Renta de las Personas Físicas (IRPF)";
 const RE_NAME = "Recargo de equivalencia";
 
-let restoreClock: (() => void) | undefined;
-afterEach(() => {
-  restoreClock?.();
-  restoreClock = undefined;
-});
-
-/** Stops the app's clock at `iso` for the rest of the test (restored after each test). */
-function freezeClock(iso: string): void {
-  const ms = Date.parse(iso);
-  restoreClock = setClock(() => ms);
-}
-
-type Setup = { account: TestAccount; api: ApiClient; customer: Customer };
-
-/** A fresh `es` account with a complete issuer profile and a customer with an address. */
-async function esSetup(customerExtra: Record<string, unknown> = {}): Promise<Setup> {
-  const account = await createAccount({ taxRegime: "es" });
-  const api = client(account.testKey);
-  await setProfile(api);
-  return { account, api, customer: await customerWithAddress(api, customerExtra) };
-}
-
 /** A fresh `global` account (no issuer profile) and a customer without an address. */
-async function globalSetup(): Promise<Setup> {
+async function globalSetup(): Promise<IssuerSetup> {
   const account = await createAccount({ taxRegime: "global", name: "Globex Ltd" });
   const api = client(account.testKey);
   const customer = await createCustomer(api, {
@@ -94,8 +71,8 @@ const totals = (inv: Invoice) => ({
 
 describe("Issuing an invoice: POST /v1/invoices → 201", () => {
   it("the invoice object has every field of invoices.md's example, with the issuer, customer and payment snapshots", async () => {
-    freezeClock("2026-11-23T10:00:00.000Z");
-    const { account, api, customer } = await esSetup({
+    freezeAt("2026-11-23T10:00:00.000Z");
+    const { account, api, customer } = await esIssuer({
       email: "facturas@cliente.example",
       phone: "+34600000000",
     });
@@ -225,7 +202,7 @@ describe("Issuing an invoice: POST /v1/invoices → 201", () => {
   });
 
   it("the worked example to the cent: 3 × 33.333 with IVA general and IRPF professional → 100.00, 21.00, 15.00, 121.00, 106.00", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const inv = await issue(api, { customer: customer.id, issue_date: "2026-11-23", lines: [workedLine] });
     // 3 × 33.333 = 99.999, rounded half away from zero to 100.00.
     expect(inv.lines[0]?.amount).toBe("100.00");
@@ -261,7 +238,7 @@ describe("Issuing an invoice: POST /v1/invoices → 201", () => {
   });
 
   it("GET /v1/invoices/{id} returns exactly the body POST returned", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const pmi = await createInstruction(api);
     const post = await api.post("/v1/invoices", {
       customer: customer.id,
@@ -277,7 +254,7 @@ describe("Issuing an invoice: POST /v1/invoices → 201", () => {
   });
 
   it("quantities and prices read back as canonical decimals (no trailing zeros: '3.000' → '3')", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const inv = await issue(api, {
       customer: customer.id,
       lines: [
@@ -305,7 +282,7 @@ describe("Issuing an invoice: POST /v1/invoices → 201", () => {
   });
 
   it("notes are optional (null) and read back exactly as sent", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const without = await issue(api, { customer: customer.id, lines: [ivaLine()] });
     expect(without.notes).toBeNull();
     const notes = `Pedido nº 42 — “urgente” ✓ ${"x".repeat(1900)}`;
@@ -317,8 +294,8 @@ describe("Issuing an invoice: POST /v1/invoices → 201", () => {
 
 describe("Defaults: type ordinary, series INV/SIM/COR, numbering series, currency EUR, issue_date today", () => {
   it("an invoice with only customer and lines is ordinary, series INV, numbering series, EUR, dated today", async () => {
-    freezeClock("2026-06-15T09:30:00.000Z");
-    const { api, customer } = await esSetup();
+    freezeAt("2026-06-15T09:30:00.000Z");
+    const { api, customer } = await esIssuer();
     const inv = await issue(api, { customer: customer.id, lines: [ivaLine()] });
     expect({
       type: inv.type,
@@ -342,7 +319,7 @@ describe("Defaults: type ordinary, series INV/SIM/COR, numbering series, currenc
   });
 
   it("a simplified invoice defaults to series SIM and a corrective one to series COR", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const simplified = await issue(api, { type: "simplified", lines: [ivaLine()] });
     expect([simplified.series, simplified.number]).toEqual(["SIM", "SIM-0001"]);
     const ordinary = await issue(api, { customer: customer.id, lines: [ivaLine()] });
@@ -356,8 +333,8 @@ describe("Defaults: type ordinary, series INV/SIM/COR, numbering series, currenc
 
   it("issue_date defaults to today in Europe/Madrid for an es account (23:30 UTC is already tomorrow in Madrid)", async () => {
     // 2026-11-22 23:30 UTC is 2026-11-23 00:30 in Madrid (CET, UTC+1).
-    freezeClock("2026-11-22T23:30:00.000Z");
-    const { api, customer } = await esSetup();
+    freezeAt("2026-11-22T23:30:00.000Z");
+    const { api, customer } = await esIssuer();
     const inv = await issue(api, { customer: customer.id, lines: [ivaLine()] });
     expect(inv.issue_date).toBe("2026-11-23");
     // And "today" in Madrid is not in the future for an es account.
@@ -370,7 +347,7 @@ describe("Defaults: type ordinary, series INV/SIM/COR, numbering series, currenc
   });
 
   it("issue_date defaults to today in UTC for a global account (23:30 UTC is still today)", async () => {
-    freezeClock("2026-11-22T23:30:00.000Z");
+    freezeAt("2026-11-22T23:30:00.000Z");
     const { api, customer } = await globalSetup();
     const inv = await issue(api, { customer: customer.id, lines: [line("10", [])] });
     expect(inv.issue_date).toBe("2026-11-22");
@@ -386,13 +363,13 @@ describe("Defaults: type ordinary, series INV/SIM/COR, numbering series, currenc
 
 describe("Currencies: ISO 4217 minor units, es accounts in EUR only", () => {
   it("currency is uppercased on input", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const inv = await issue(api, { customer: customer.id, currency: "eur", lines: [ivaLine()] });
     expect(inv.currency).toBe("EUR");
   });
 
   it("an es account cannot issue in another currency: 400 parameter_invalid currency", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     for (const currency of ["USD", "jpy"]) {
       const res = await api.post("/v1/invoices", { customer: customer.id, currency, lines: [ivaLine()] });
       expectError(res, 400, "parameter_invalid", "currency");
@@ -458,7 +435,7 @@ describe("Arithmetic: integer minor units, half away from zero", () => {
   });
 
   it("a row amount rounds the row's base, not each line: 3 × 0.02 at 21 % is 0.01 (per line it would be 0.00)", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const inv = await issue(api, {
       customer: customer.id,
       lines: [ivaLine("0.02"), ivaLine("0.02"), ivaLine("0.02")],
@@ -469,7 +446,7 @@ describe("Arithmetic: integer minor units, half away from zero", () => {
   });
 
   it("a row amount rounds half away from zero: 0.50 × 21 % = 0.105 → 0.11, and −0.50 → −0.11", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const positive = await issue(api, { customer: customer.id, lines: [ivaLine("0.50")] });
     expect([positive.total_tax_added, positive.total]).toEqual(["0.11", "0.61"]);
     const negative = await issue(api, { customer: customer.id, lines: [ivaLine("-0.50")] });
@@ -484,7 +461,7 @@ describe("Arithmetic: integer minor units, half away from zero", () => {
   });
 
   it("tax_breakdown has one row per (tax, rule, rate), in order of first appearance, with the lines' amounts summed", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const inv = await issue(api, {
       customer: customer.id,
       lines: [
@@ -637,7 +614,7 @@ describe("Custom taxes on global accounts: {name, rate, effect}, rows per (name,
     const g = await globalSetup();
     const onGlobal = await g.api.post("/v1/invoices", { customer: g.customer.id, lines: [ivaLine()] });
     expectError(onGlobal, 400, "parameter_invalid", "lines.0.taxes.0");
-    const es = await esSetup();
+    const es = await esIssuer();
     const onEs = await es.api.post("/v1/invoices", {
       customer: es.customer.id,
       lines: [line("100", [{ tax: "iva", rule: "general" }, custom("GST", "10%", "added")])],
@@ -648,7 +625,7 @@ describe("Custom taxes on global accounts: {name, rate, effect}, rows per (name,
 
 describe("Effective-dated taxes: the version in force on the invoice's tax date", () => {
   it("issue_date 2012-08-31 applies IVA general 18 % (and IRPF professional 15 %)", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const inv = await issue(api, { customer: customer.id, issue_date: "2012-08-31", lines: [workedLine] });
     expect(inv.tax_breakdown.map((r) => [r.tax, r.rate, r.legal_reference, r.amount])).toEqual([
       ["iva", "18%", "Ley 37/1992, art. 90; Ley 26/2009", "18.00"],
@@ -658,7 +635,7 @@ describe("Effective-dated taxes: the version in force on the invoice's tax date"
   });
 
   it("issue_date 2012-09-01 applies IVA general 21 % (and IRPF professional 21 %)", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const inv = await issue(api, { customer: customer.id, issue_date: "2012-09-01", lines: [workedLine] });
     expect(inv.tax_breakdown.map((r) => [r.tax, r.rate, r.amount])).toEqual([
       ["iva", "21%", "21.00"],
@@ -668,7 +645,7 @@ describe("Effective-dated taxes: the version in force on the invoice's tax date"
   });
 
   it("operation_date moves IVA and recargo to the supply date, while IRPF resolves on issue_date", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const inv = await issue(api, {
       customer: customer.id,
       issue_date: "2012-09-01",
@@ -689,7 +666,7 @@ describe("Effective-dated taxes: the version in force on the invoice's tax date"
   });
 
   it("IRPF resolves on issue_date even when operation_date is before the rule existed", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     // irpf/capital is in force from 2015-01-01: the 2014 operation date does not matter for it.
     const inv = await issue(api, {
       customer: customer.id,
@@ -708,7 +685,7 @@ describe("Effective-dated taxes: the version in force on the invoice's tax date"
       lines: [esLine("100", ["iva", "general"], ["irpf", "capital"])],
     });
     expect(res.status, res.text).toBe(201);
-    const early = await esSetup();
+    const early = await esIssuer();
     const rejected = await early.api.post("/v1/invoices", {
       customer: early.customer.id,
       issue_date: "2014-12-31",
@@ -718,7 +695,7 @@ describe("Effective-dated taxes: the version in force on the invoice's tax date"
   });
 
   it("a rule not in force on the date is 400 lines.<i>.taxes.<j>.rule with the resolver's message (a temporary rule after its end)", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const res = await api.post("/v1/invoices", {
       customer: customer.id,
       issue_date: "2026-11-23",
@@ -731,7 +708,7 @@ describe("Effective-dated taxes: the version in force on the invoice's tax date"
   });
 
   it("the same temporary rule within its period applies that period's rate", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const inv = await issue(api, {
       customer: customer.id,
       issue_date: "2024-12-31",
@@ -743,7 +720,7 @@ describe("Effective-dated taxes: the version in force on the invoice's tax date"
   });
 
   it("a rule before its first version is 400 too (IVA general did not exist in 1992)", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const res = await api.post("/v1/invoices", {
       customer: customer.id,
       issue_date: "1992-12-31",
@@ -756,7 +733,7 @@ describe("Effective-dated taxes: the version in force on the invoice's tax date"
 
 describe("Catalog taxes on es lines: exactly one iva, at most one entry per tax", () => {
   it("an unknown tax is 400 on .tax and an unknown rule 400 on .rule, with the resolver's message", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const tax = await api.post("/v1/invoices", {
       customer: customer.id,
       lines: [esLine("1", ["iva", "general"], ["vat", "general"])],
@@ -772,7 +749,7 @@ describe("Catalog taxes on es lines: exactly one iva, at most one entry per tax"
   });
 
   it("a line without an iva entry is 400 lines.<i>.taxes", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     for (const taxes of [[], [{ tax: "irpf", rule: "professional" }]]) {
       const res = await api.post("/v1/invoices", { customer: customer.id, lines: [line("1", taxes)] });
       expectError(res, 400, "parameter_invalid", "lines.0.taxes");
@@ -780,7 +757,7 @@ describe("Catalog taxes on es lines: exactly one iva, at most one entry per tax"
   });
 
   it("a second entry of one tax on a line is 400 on the second entry's .tax", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const res = await api.post("/v1/invoices", {
       customer: customer.id,
       lines: [esLine("1", ["iva", "general"], ["irpf", "professional"], ["iva", "reduced"])],
@@ -791,7 +768,7 @@ describe("Catalog taxes on es lines: exactly one iva, at most one entry per tax"
 
 describe("recargo_equivalencia: the same rule id as the line's iva, which must be taxable", () => {
   it("recargo is added on top of IVA at its own rate (general 21 % + 5.2 %, reduced 10 % + 1.4 %)", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const inv = await issue(api, {
       customer: customer.id,
       issue_date: "2026-11-23",
@@ -819,7 +796,7 @@ describe("recargo_equivalencia: the same rule id as the line's iva, which must b
   });
 
   it("a recargo rule other than the line's iva rule is 400 on the recargo entry's .rule", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const res = await api.post("/v1/invoices", {
       customer: customer.id,
       lines: [esLine("100", ["iva", "general"], ["recargo_equivalencia", "reduced"])],
@@ -828,7 +805,7 @@ describe("recargo_equivalencia: the same rule id as the line's iva, which must b
   });
 
   it("recargo with a non-taxable iva rule (exempt) is 400 on the recargo entry's .rule", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const res = await api.post("/v1/invoices", {
       customer: customer.id,
       lines: [esLine("100", ["iva", "exempt_art_20"], ["recargo_equivalencia", "exempt_art_20"])],
@@ -839,7 +816,7 @@ describe("recargo_equivalencia: the same rule id as the line's iva, which must b
 
 describe("Exempt, reverse-charge and not-subject rows: base given, amount null", () => {
   it("exempt, reverse_charge and not_subject rows have rate and amount null and add no tax", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const inv = await issue(api, {
       customer: customer.id,
       lines: [
@@ -878,3 +855,8 @@ describe("Exempt, reverse-charge and not-subject rows: base given, amount null",
     });
   });
 });
+
+/** Stops the app's clock at `iso` for the rest of the running test. */
+function freezeAt(iso: string): void {
+  useClock(Date.parse(iso));
+}

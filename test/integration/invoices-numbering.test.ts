@@ -6,26 +6,16 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { newId } from "../../src/lib/ids";
-import { type ApiClient, client } from "../helpers/api";
-import { createAccount, type TestAccount } from "../helpers/factories";
-import { customerWithAddress, type Invoice, issue, ivaLine, setProfile } from "../helpers/invoices";
+import { client } from "../helpers/api";
+import { customerWithAddress, esIssuer, type Invoice, issue, ivaLine, setProfile } from "../helpers/invoices";
 import { expectError } from "../helpers/security";
 import type { Customer } from "../helpers/types";
-
-type Setup = { account: TestAccount; api: ApiClient; customer: Customer };
-
-async function esSetup(): Promise<Setup> {
-  const account = await createAccount({ taxRegime: "es" });
-  const api = client(account.testKey);
-  await setProfile(api);
-  return { account, api, customer: await customerWithAddress(api) };
-}
 
 const numbers = (invoices: Invoice[]) => invoices.map((i) => i.number);
 
 describe("Numbering: <series>-<counter>, at least 4 digits, starting at 1", () => {
   it("consecutive issues in one series are numbered INV-0001, INV-0002, INV-0003", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const issued: Invoice[] = [];
     for (let i = 0; i < 3; i++) issued.push(await issue(api, { customer: customer.id, lines: [ivaLine()] }));
     expect(numbers(issued)).toEqual(["INV-0001", "INV-0002", "INV-0003"]);
@@ -33,7 +23,7 @@ describe("Numbering: <series>-<counter>, at least 4 digits, starting at 1", () =
   });
 
   it("customer numbering is <series>-<customer invoice_prefix>-<counter>, one counter per customer", async () => {
-    const { api } = await esSetup();
+    const { api } = await esIssuer();
     const acme = await customerWithAddress(api, { invoice_prefix: "acme" });
     const beta = await customerWithAddress(api, { invoice_prefix: "BETA42" });
     const body = (customer: string) => ({
@@ -56,7 +46,7 @@ describe("Numbering: <series>-<counter>, at least 4 digits, starting at 1", () =
   });
 
   it("customer numbering needs a customer: 400 parameter_missing customer", async () => {
-    const { api } = await esSetup();
+    const { api } = await esIssuer();
     const res = await api.post("/v1/invoices", {
       type: "simplified",
       numbering: "customer",
@@ -66,7 +56,7 @@ describe("Numbering: <series>-<counter>, at least 4 digits, starting at 1", () =
   });
 
   it("counters are separate per series", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const a = await issue(api, { customer: customer.id, lines: [ivaLine()] });
     const b = await issue(api, { customer: customer.id, series: "B", lines: [ivaLine()] });
     const c = await issue(api, { customer: customer.id, lines: [ivaLine()] });
@@ -76,7 +66,7 @@ describe("Numbering: <series>-<counter>, at least 4 digits, starting at 1", () =
   });
 
   it("counters are separate per environment: test and live each start at INV-0001", async () => {
-    const { account, api, customer } = await esSetup();
+    const { account, api, customer } = await esIssuer();
     const live = client(account.liveKey);
     await setProfile(live);
     const liveCustomer = await customerWithAddress(live);
@@ -91,8 +81,8 @@ describe("Numbering: <series>-<counter>, at least 4 digits, starting at 1", () =
   });
 
   it("counters are separate per account", async () => {
-    const one = await esSetup();
-    const two = await esSetup();
+    const one = await esIssuer();
+    const two = await esIssuer();
     const a = await issue(one.api, { customer: one.customer.id, lines: [ivaLine()] });
     const b = await issue(two.api, { customer: two.customer.id, lines: [ivaLine()] });
     const c = await issue(one.api, { customer: one.customer.id, lines: [ivaLine()] });
@@ -100,7 +90,7 @@ describe("Numbering: <series>-<counter>, at least 4 digits, starting at 1", () =
   });
 
   it("20 concurrent issues into one series get 20 consecutive numbers: INV-0001..INV-0020, no gap, no duplicate", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const responses = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         api.post("/v1/invoices", { customer: customer.id, lines: [ivaLine(String(i + 1))] }),
@@ -123,7 +113,7 @@ describe("Numbering: <series>-<counter>, at least 4 digits, starting at 1", () =
   });
 
   it("a rejected request consumes no number", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const noAddress = await api.post("/v1/customers", {
       name: "Sin Dirección SL",
       tax_id: { country: "ES", type: "es_nif", value: "B12345674" },
@@ -151,7 +141,7 @@ describe("Numbering: <series>-<counter>, at least 4 digits, starting at 1", () =
   });
 
   it("numbers have at least 4 digits: after INV-9999 comes INV-10000", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const first = await issue(api, { customer: customer.id, lines: [ivaLine()] });
     // Stands for 9,998 more issues: a copy of the first invoice as counter 9999.
     const columns = (
@@ -172,7 +162,7 @@ describe("Numbering: <series>-<counter>, at least 4 digits, starting at 1", () =
 
 describe("A series holds one invoice type and one numbering mode: else 400 series_mismatch, param series", () => {
   it("a simplified invoice in a series of ordinary invoices is 400 series_mismatch", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     await issue(api, { customer: customer.id, series: "A", lines: [ivaLine()] });
     const res = await api.post("/v1/invoices", { type: "simplified", series: "A", lines: [ivaLine()] });
     expectError(res, 400, "series_mismatch", "series");
@@ -188,7 +178,7 @@ describe("A series holds one invoice type and one numbering mode: else 400 serie
   });
 
   it("a corrective invoice in a series of ordinary invoices is 400 series_mismatch (correctives keep their own series)", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const original = await issue(api, { customer: customer.id, lines: [ivaLine()] });
     const res = await api.post("/v1/invoices", {
       type: "corrective",
@@ -200,7 +190,7 @@ describe("A series holds one invoice type and one numbering mode: else 400 serie
   });
 
   it("series numbering in a series of customer-numbered invoices is 400 series_mismatch, and the reverse", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     await issue(api, { customer: customer.id, series: "C", numbering: "customer", lines: [ivaLine()] });
     await issue(api, { customer: customer.id, series: "S", lines: [ivaLine()] });
     const a = await api.post("/v1/invoices", { customer: customer.id, series: "C", lines: [ivaLine()] });
@@ -215,7 +205,7 @@ describe("A series holds one invoice type and one numbering mode: else 400 serie
   });
 
   it("the mismatch rejected consumes no number of either series", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     await issue(api, { customer: customer.id, series: "A", lines: [ivaLine()] });
     expectError(
       await api.post("/v1/invoices", { type: "simplified", series: "A", lines: [ivaLine()] }),
@@ -230,7 +220,7 @@ describe("A series holds one invoice type and one numbering mode: else 400 serie
 
 describe("Within one counter issue_date never goes backwards: 400 issue_date_out_of_order, param issue_date", () => {
   it("an issue_date before the last number's is 400; the same date and later dates are accepted", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const first = await issue(api, { customer: customer.id, issue_date: "2026-11-20", lines: [ivaLine()] });
     const res = await api.post("/v1/invoices", {
       customer: customer.id,
@@ -250,14 +240,14 @@ describe("Within one counter issue_date never goes backwards: 400 issue_date_out
   });
 
   it("the default issue_date (today) after a back-dated invoice is in order", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     await issue(api, { customer: customer.id, issue_date: "2012-08-31", lines: [ivaLine()] });
     const today = await issue(api, { customer: customer.id, lines: [ivaLine()] });
     expect(today.number).toBe("INV-0002");
   });
 
   it("another counter is not constrained: another series, or another customer under customer numbering", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const other = await customerWithAddress(api, { invoice_prefix: "OTRO" });
     await issue(api, { customer: customer.id, issue_date: "2026-11-20", lines: [ivaLine()] });
     const b = await issue(api, {
@@ -293,7 +283,7 @@ describe("Within one counter issue_date never goes backwards: 400 issue_date_out
   });
 
   it("another environment's counter is not constrained", async () => {
-    const { account, api, customer } = await esSetup();
+    const { account, api, customer } = await esIssuer();
     await issue(api, { customer: customer.id, issue_date: "2026-11-20", lines: [ivaLine()] });
     const live = client(account.liveKey);
     await setProfile(live);
@@ -309,7 +299,7 @@ describe("Within one counter issue_date never goes backwards: 400 issue_date_out
 
 describe("Series: 1–20 of A-Z0-9, uppercased", () => {
   it("a lowercase series is uppercased, in the series and in the number", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const inv = await issue(api, { customer: customer.id, series: "f2026a", lines: [ivaLine()] });
     expect([inv.series, inv.number]).toEqual(["F2026A", "F2026A-0001"]);
     // "F2026A" and "f2026a" are one series.
@@ -318,7 +308,7 @@ describe("Series: 1–20 of A-Z0-9, uppercased", () => {
   });
 
   it("1 and 20 characters are accepted", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const one = await issue(api, { customer: customer.id, series: "Z", lines: [ivaLine()] });
     const twenty = await issue(api, { customer: customer.id, series: "A".repeat(20), lines: [ivaLine()] });
     expect([one.number, twenty.number]).toEqual(["Z-0001", `${"A".repeat(20)}-0001`]);
@@ -333,13 +323,13 @@ describe("Series: 1–20 of A-Z0-9, uppercased", () => {
     ["a non-ASCII letter that uppercases to ASCII", "ſ"],
     ["an accented letter", "Á"],
   ])("a series with %s is 400 parameter_invalid series", async (_, series) => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const res = await api.post("/v1/invoices", { customer: customer.id, series, lines: [ivaLine()] });
     expectError(res, 400, "parameter_invalid", "series");
   });
 
   it("a series that is not a string is 400 parameter_invalid series", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const res = await api.post("/v1/invoices", { customer: customer.id, series: 2026, lines: [ivaLine()] });
     expectError(res, 400, "parameter_invalid", "series");
   });

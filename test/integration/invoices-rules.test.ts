@@ -3,13 +3,14 @@
  * simplified-invoice limit, the issuer profile, snapshots, the prefix lock, the delete rule,
  * payment terms, and the date rules of issuance.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { setClock } from "../../src/lib/clock";
+import { describe, expect, it } from "vitest";
 import { type ApiClient, client, expectStatus } from "../helpers/api";
-import { createAccount, createCustomer, createInstruction, type TestAccount } from "../helpers/factories";
+import { useClock } from "../helpers/clock";
+import { createAccount, createCustomer, createInstruction } from "../helpers/factories";
 import {
   customerWithAddress,
   esAddress,
+  esIssuer,
   esProfile,
   getInvoice,
   issue,
@@ -19,26 +20,6 @@ import {
 } from "../helpers/invoices";
 import { expectError } from "../helpers/security";
 import type { Customer, PaymentInstruction } from "../helpers/types";
-
-let restoreClock: (() => void) | undefined;
-afterEach(() => {
-  restoreClock?.();
-  restoreClock = undefined;
-});
-
-function freezeClock(iso: string): void {
-  const ms = Date.parse(iso);
-  restoreClock = setClock(() => ms);
-}
-
-type Setup = { account: TestAccount; api: ApiClient; customer: Customer };
-
-async function esSetup(customerExtra: Record<string, unknown> = {}): Promise<Setup> {
-  const account = await createAccount({ taxRegime: "es" });
-  const api = client(account.testKey);
-  await setProfile(api);
-  return { account, api, customer: await customerWithAddress(api, customerExtra) };
-}
 
 /** A customer with a Tax ID and no address. */
 async function customerWithoutAddress(api: ApiClient): Promise<Customer> {
@@ -63,7 +44,7 @@ const secondInstruction = {
 
 describe("Spanish address rule: es ordinary and corrective invoices need the customer's address", () => {
   it("an es ordinary invoice to a customer without an address is 400 customer_address_required, param customer", async () => {
-    const { api } = await esSetup();
+    const { api } = await esIssuer();
     const bare = await customerWithoutAddress(api);
     const res = await api.post("/v1/invoices", { customer: bare.id, lines: [ivaLine()] });
     expectError(res, 400, "customer_address_required", "customer");
@@ -71,7 +52,7 @@ describe("Spanish address rule: es ordinary and corrective invoices need the cus
   });
 
   it("an es corrective invoice whose customer has lost its address is 400 customer_address_required", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const original = await issue(api, { customer: customer.id, lines: [ivaLine()] });
     expectStatus(await api.patch(`/v1/customers/${customer.id}`, { address: null }), 200);
     const res = await api.post("/v1/invoices", {
@@ -83,7 +64,7 @@ describe("Spanish address rule: es ordinary and corrective invoices need the cus
   });
 
   it("an es simplified invoice needs no address: to a customer without one, or to no customer", async () => {
-    const { api } = await esSetup();
+    const { api } = await esIssuer();
     const bare = await customerWithoutAddress(api);
     const named = await issue(api, { type: "simplified", customer: bare.id, lines: [ivaLine()] });
     expect(named.customer).toEqual({
@@ -109,7 +90,7 @@ describe("Spanish address rule: es ordinary and corrective invoices need the cus
   });
 
   it("an ordinary invoice needs a customer: 400 parameter_missing customer", async () => {
-    const { api } = await esSetup();
+    const { api } = await esIssuer();
     for (const body of [{ lines: [ivaLine()] }, { customer: null, lines: [ivaLine()] }]) {
       expectError(await api.post("/v1/invoices", body), 400, "parameter_missing", "customer");
     }
@@ -118,7 +99,7 @@ describe("Spanish address rule: es ordinary and corrective invoices need the cus
 
 describe("Simplified es invoices total at most 3000.00 EUR", () => {
   it("a simplified invoice of exactly 3000.00 is issued", async () => {
-    const { api } = await esSetup();
+    const { api } = await esIssuer();
     // 2479.34 + 21 % (520.6614 → 520.66) = 3000.00
     const inv = await issue(api, { type: "simplified", lines: [ivaLine("2479.34")] });
     expect(inv.total).toBe("3000.00");
@@ -127,7 +108,7 @@ describe("Simplified es invoices total at most 3000.00 EUR", () => {
   });
 
   it("a simplified invoice of 3000.01 is 400 and issues nothing", async () => {
-    const { api } = await esSetup();
+    const { api } = await esIssuer();
     // 2479.35 + 21 % (520.6635 → 520.66) = 3000.01
     const res = await api.post("/v1/invoices", { type: "simplified", lines: [ivaLine("2479.35")] });
     expectError(res, 400, "parameter_invalid", "lines");
@@ -141,7 +122,7 @@ describe("Simplified es invoices total at most 3000.00 EUR", () => {
   });
 
   it("the limit is on the total: IRPF withheld does not bring an over-limit invoice under it", async () => {
-    const { api } = await esSetup();
+    const { api } = await esIssuer();
     // 2500.00 + 525.00 IVA = 3025.00 total (amount payable 2650.00 after 15 % IRPF).
     const res = await api.post("/v1/invoices", {
       type: "simplified",
@@ -151,7 +132,7 @@ describe("Simplified es invoices total at most 3000.00 EUR", () => {
   });
 
   it("the limit is Spanish: a global simplified invoice and an es ordinary invoice may exceed 3000.00", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const ordinary = await issue(api, { customer: customer.id, lines: [ivaLine("5000")] });
     expect(ordinary.total).toBe("6050.00");
     const global = client((await createAccount({ taxRegime: "global" })).testKey);
@@ -191,7 +172,7 @@ describe("The issuer profile: an es account issues only with legal_name, tax_id 
   });
 
   it("clearing legal_name with null makes an es account unable to issue again", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     await issue(api, { customer: customer.id, lines: [ivaLine()] });
     await setProfile(api, { legal_name: null });
     const res = await api.post("/v1/invoices", { customer: customer.id, lines: [ivaLine()] });
@@ -223,7 +204,7 @@ describe("The issuer profile: an es account issues only with legal_name, tax_id 
   });
 
   it("the profile is per environment: a complete test profile does not serve live", async () => {
-    const { account, api, customer } = await esSetup();
+    const { account, api, customer } = await esIssuer();
     await issue(api, { customer: customer.id, lines: [ivaLine()] });
     const live = client(account.liveKey);
     const liveCustomer = await customerWithAddress(live);
@@ -240,7 +221,7 @@ describe("The issuer profile: an es account issues only with legal_name, tax_id 
 
 describe("Snapshots: later changes to the issuer, customer or instructions never change an issued invoice", () => {
   it("updating the issuer profile leaves issued invoices unchanged; new invoices take the new profile", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const inv = await issue(api, { customer: customer.id, lines: [ivaLine()] });
     await setProfile(api, {
       legal_name: "Nuevo Nombre SL",
@@ -264,7 +245,7 @@ describe("Snapshots: later changes to the issuer, customer or instructions never
   });
 
   it("updating the customer (name, tax_id, email, phone, address) leaves issued invoices unchanged", async () => {
-    const { api, customer } = await esSetup({ email: "a@cliente.example" });
+    const { api, customer } = await esIssuer({ email: "a@cliente.example" });
     const inv = await issue(api, { customer: customer.id, lines: [ivaLine()] });
     const updated = await api.patch(`/v1/customers/${customer.id}`, {
       name: "Cliente Renombrado SA",
@@ -303,7 +284,7 @@ describe("Snapshots: later changes to the issuer, customer or instructions never
   });
 
   it("a delete attempt on the customer (409) leaves the invoice and the customer unchanged", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const inv = await issue(api, { customer: customer.id, lines: [ivaLine()] });
     expectError(await api.del(`/v1/customers/${customer.id}`), 409, "resource_in_use");
     expect(await getInvoice(api, inv.id)).toStrictEqual(inv);
@@ -313,7 +294,7 @@ describe("Snapshots: later changes to the issuer, customer or instructions never
   });
 
   it("updating and then deleting a payment instruction leaves the invoice's options unchanged", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const pmi = await createInstruction(api);
     const inv = await issue(api, {
       customer: customer.id,
@@ -333,7 +314,7 @@ describe("Snapshots: later changes to the issuer, customer or instructions never
 
 describe("invoice_prefix is locked once any invoice names the customer: 409 invoice_prefix_locked", () => {
   it("before any invoice the prefix can change; after one, a new prefix is 409 invoice_prefix_locked", async () => {
-    const { api, customer } = await esSetup({ invoice_prefix: "ACME" });
+    const { api, customer } = await esIssuer({ invoice_prefix: "ACME" });
     const before = await api.patch(`/v1/customers/${customer.id}`, { invoice_prefix: "ACME2" });
     expectStatus(before, 200);
     expect(before.body.invoice_prefix).toBe("ACME2");
@@ -345,7 +326,7 @@ describe("invoice_prefix is locked once any invoice names the customer: 409 invo
   });
 
   it("sending the same prefix again (in any case) is a 200 no-op, and other fields still change", async () => {
-    const { api, customer } = await esSetup({ invoice_prefix: "ACME" });
+    const { api, customer } = await esIssuer({ invoice_prefix: "ACME" });
     await issue(api, { customer: customer.id, numbering: "customer", series: "F", lines: [ivaLine()] });
     const same = await api.patch(`/v1/customers/${customer.id}`, {
       invoice_prefix: "acme",
@@ -363,14 +344,14 @@ describe("invoice_prefix is locked once any invoice names the customer: 409 invo
   });
 
   it("a simplified invoice naming the customer locks the prefix too", async () => {
-    const { api, customer } = await esSetup({ invoice_prefix: "SIMP" });
+    const { api, customer } = await esIssuer({ invoice_prefix: "SIMP" });
     await issue(api, { type: "simplified", customer: customer.id, lines: [ivaLine()] });
     const res = await api.patch(`/v1/customers/${customer.id}`, { invoice_prefix: "OTHER" });
     expectError(res, 409, "invoice_prefix_locked", "invoice_prefix");
   });
 
   it("a rejected issuance does not lock the prefix", async () => {
-    const { api, customer } = await esSetup({ invoice_prefix: "FREE" });
+    const { api, customer } = await esIssuer({ invoice_prefix: "FREE" });
     expectError(
       await api.post("/v1/invoices", { customer: customer.id, lines: [ivaLine("1", "nope")] }),
       400,
@@ -383,7 +364,7 @@ describe("invoice_prefix is locked once any invoice names the customer: 409 invo
 
 describe("A customer named by any invoice cannot be deleted: 409 resource_in_use", () => {
   it("deleting a customer with an invoice is 409 resource_in_use; one without invoices is deleted (204)", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const unused = await customerWithAddress(api);
     await issue(api, { type: "simplified", customer: customer.id, lines: [ivaLine()] });
     expectError(await api.del(`/v1/customers/${customer.id}`), 409, "resource_in_use");
@@ -395,7 +376,7 @@ describe("A customer named by any invoice cannot be deleted: 409 resource_in_use
 
 describe("Payment terms", () => {
   it("explicit options are resolved in the order given, each with reference = the invoice number", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const a = await createInstruction(api);
     const b = await createInstruction(api, secondInstruction);
     const inv = await issue(api, {
@@ -428,7 +409,7 @@ describe("Payment terms", () => {
   });
 
   it("explicit options override the account defaults", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const a = await createInstruction(api);
     const b = await createInstruction(api, secondInstruction);
     await setProfile(api, { default_payment_instructions: [a.id] });
@@ -441,7 +422,7 @@ describe("Payment terms", () => {
   });
 
   it("omitted options → the account's default_payment_instructions, current at issuance, for an ordinary invoice", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const a = await createInstruction(api);
     const b = await createInstruction(api, secondInstruction);
     await setProfile(api, { default_payment_instructions: [b.id, a.id] });
@@ -463,7 +444,7 @@ describe("Payment terms", () => {
   });
 
   it("the defaults apply only to ordinary invoices: a simplified one without options gets none", async () => {
-    const { api } = await esSetup();
+    const { api } = await esIssuer();
     const a = await createInstruction(api);
     await setProfile(api, { default_payment_instructions: [a.id] });
     const inv = await issue(api, { type: "simplified", lines: [ivaLine()] });
@@ -478,7 +459,7 @@ describe("Payment terms", () => {
   });
 
   it("zero and negative invoices and correctives get empty options, whatever the defaults", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const a = await createInstruction(api);
     await setProfile(api, { default_payment_instructions: [a.id] });
     const zero = await issue(api, { customer: customer.id, lines: [ivaLine("0")] });
@@ -497,7 +478,7 @@ describe("Payment terms", () => {
   });
 
   it("options supplied for a zero, negative or corrective invoice are 400 payment_terms_not_applicable", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const a = await createInstruction(api);
     const original = await issue(api, { customer: customer.id, lines: [ivaLine()] });
     const bodies = [
@@ -517,7 +498,7 @@ describe("Payment terms", () => {
   });
 
   it("an unknown option, another account's, or another environment's is 400 payment_terms.options.<i>", async () => {
-    const { account, api, customer } = await esSetup();
+    const { account, api, customer } = await esIssuer();
     const own = await createInstruction(api);
     const stranger = await createInstruction(client((await createAccount()).testKey));
     const liveOne = await createInstruction(client(account.liveKey));
@@ -538,7 +519,7 @@ describe("Payment terms", () => {
   });
 
   it("options must be distinct and 1–10: a duplicate is 400 on its index; 0 or 11 entries are 400", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const a = await createInstruction(api);
     const post = (options: string[]) =>
       api.post("/v1/invoices", { customer: customer.id, lines: [ivaLine()], payment_terms: { options } });
@@ -548,7 +529,7 @@ describe("Payment terms", () => {
   });
 
   it("due_date before issue_date is 400 payment_terms.due_date; equal to it is accepted", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const res = await api.post("/v1/invoices", {
       customer: customer.id,
       issue_date: "2026-11-20",
@@ -575,8 +556,8 @@ describe("Payment terms", () => {
 
 describe("Dates of issuance", () => {
   it("a future issue_date is 400 parameter_invalid issue_date; today is accepted", async () => {
-    freezeClock("2026-11-23T12:00:00.000Z");
-    const { api, customer } = await esSetup();
+    freezeAt("2026-11-23T12:00:00.000Z");
+    const { api, customer } = await esIssuer();
     const res = await api.post("/v1/invoices", {
       customer: customer.id,
       issue_date: "2026-11-24",
@@ -588,7 +569,7 @@ describe("Dates of issuance", () => {
   });
 
   it("operation_date after issue_date is 400 parameter_invalid operation_date; equal or earlier is accepted", async () => {
-    const { api, customer } = await esSetup();
+    const { api, customer } = await esIssuer();
     const res = await api.post("/v1/invoices", {
       customer: customer.id,
       issue_date: "2026-11-10",
@@ -622,8 +603,8 @@ describe("Dates of issuance", () => {
   });
 
   it("operation_date after a defaulted issue_date (today) is 400", async () => {
-    freezeClock("2026-11-23T12:00:00.000Z");
-    const { api, customer } = await esSetup();
+    freezeAt("2026-11-23T12:00:00.000Z");
+    const { api, customer } = await esIssuer();
     const res = await api.post("/v1/invoices", {
       customer: customer.id,
       operation_date: "2026-11-24",
@@ -632,3 +613,8 @@ describe("Dates of issuance", () => {
     expectError(res, 400, "parameter_invalid", "operation_date");
   });
 });
+
+/** Stops the app's clock at `iso` for the rest of the running test. */
+function freezeAt(iso: string): void {
+  useClock(Date.parse(iso));
+}

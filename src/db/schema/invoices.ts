@@ -26,7 +26,8 @@ type Address = {
   country: string;
 };
 type SnapshotTaxId = { country: string; type: string; value: string };
-type AppliedTax = {
+/** A tax as applied to a line (custom taxes have `tax`, `rule` and `authority_code` null). */
+export type AppliedTax = {
   tax: string | null;
   rule: string | null;
   name: string;

@@ -5,7 +5,7 @@ import { writeWithEvents } from "../../events/write";
 import { writerOf } from "../../events/writer";
 import { buildInvoice, type IssueRequest } from "../../invoices/build";
 import { loadIssueContext } from "../../invoices/context";
-import { counterKey, DEFAULT_SERIES } from "../../invoices/numbering";
+import { DEFAULT_SERIES } from "../../invoices/numbering";
 import { isRaised, isUniqueViolation } from "../../lib/db-errors";
 import { ApiError } from "../../lib/errors";
 import { route } from "../../lib/route";
@@ -51,25 +51,13 @@ export const createInvoice = route({
     };
 
     for (let attempt = 1; ; attempt++) {
-      // A corrective's customer is its corrected invoice's: known only after the first read.
-      let customerId = req.customer ?? null;
-      let ctx = await loadIssueContext(db, caller, {
-        customerId,
+      const ctx = await loadIssueContext(db, caller, {
+        customerId: req.customer ?? null,
         correctedId: req.corrects?.invoice ?? null,
         optionIds: req.options ?? [],
         series: req.series,
-        counterKey: counterKey(req.numbering, customerId),
+        numbering: req.numbering,
       });
-      if (ctx.corrected && req.customer === undefined && ctx.corrected.customerId !== customerId) {
-        customerId = ctx.corrected.customerId;
-        ctx = await loadIssueContext(db, caller, {
-          customerId,
-          correctedId: ctx.corrected.id,
-          optionIds: req.options ?? [],
-          series: req.series,
-          counterKey: counterKey(req.numbering, customerId),
-        });
-      }
       const row = buildInvoice(caller, req, ctx);
       const invoice = serializeInvoice(row);
       const events: EventSpec[] = [{ type: "invoice.issued", object: invoice }];
