@@ -17,7 +17,7 @@ import {
 } from "../lib/money";
 import { CATALOG } from "../tax/catalog";
 import { resolveRule } from "../tax/resolve";
-import type { IsoDate, TaxEffect, TaxRegimeId, TaxTreatment } from "../tax/types";
+import type { IsoDate, TaxEffect, TaxRegimeId } from "../tax/types";
 
 /**
  * Invoice arithmetic (spec "Arithmetic"): line amounts, resolved taxes, the tax breakdown and
