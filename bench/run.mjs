@@ -112,7 +112,7 @@ const pick = (list) =>
   typeof list === "number" ? Math.floor(Math.random() * list) : list[Math.floor(Math.random() * list.length)];
 
 /** One autocannon run (after a 2 s warm-up) and the D1 cost of one request of it. */
-async function measure(name, request) {
+async function measure(name, floor, request) {
   const opts = { url: BASE, connections: CONNECTIONS, requests: [request] };
   await autocannon({ ...opts, duration: 2 });
   const r = await autocannon({ ...opts, duration: DURATION });
@@ -124,30 +124,41 @@ async function measure(name, request) {
   });
   if (!res.ok) throw new Error(`${name}: probe answered ${res.status}: ${await res.text()}`);
   const rowsRead = res.headers.get("d1-rows-read");
+  const rowsWritten = res.headers.get("d1-rows-written");
   const row = {
     name,
+    floor,
     rps: Math.round(r.requests.average),
     p50: r.latency.p50,
     p99: r.latency.p99,
     non2xx: r.non2xx,
     errors: r.errors,
     rowsRead: rowsRead === null ? "-" : Number(rowsRead),
+    rowsWritten: rowsWritten === null ? "-" : Number(rowsWritten),
   };
   console.log(JSON.stringify(row));
   return row;
 }
 
 let counter = 0;
-const scenarios = (ids) => [
-  ["static route (floor)", { path: "/health" }],
-  ["raw D1 read by id (floor)", { setupRequest: (r) => ({ ...r, path: `/__bench/d1-read/${pick(ids)}` }) }],
+// Floors (null) are measured like any scenario; every other row names the floor it is read against.
+const READ = "raw D1 read by id (floor)";
+const INVOICE_READ = "raw D1 read of an invoice by id (floor)";
+const INSERT = "raw D1 insert (floor)";
+const READ_INSERT = "raw D1 read, then insert: two round trips (floor)";
+const STATIC = "same bytes as the es catalog, static (floor)";
+const scenarios = ({ ids, invoiceIds, customer }) => [
+  ["static route (floor)", null, { path: "/health" }],
+  [READ, null, { setupRequest: (r) => ({ ...r, path: `/__bench/d1-read/customers/${pick(ids)}` }) }],
   [
     "GET /v1/customers/{id}",
+    READ,
     { headers: AUTH, setupRequest: (r) => ({ ...r, path: `/v1/customers/${pick(ids)}` }) },
   ],
-  ["GET /v1/customers (first page)", { headers: AUTH, path: "/v1/customers?limit=25" }],
+  ["GET /v1/customers (first page)", READ, { headers: AUTH, path: "/v1/customers?limit=25" }],
   [
     "GET /v1/customers (page after a deep cursor)",
+    READ,
     {
       headers: AUTH,
       setupRequest: (r) => ({ ...r, path: `/v1/customers?limit=25&starting_after=${pick(ids)}` }),
@@ -155,6 +166,7 @@ const scenarios = (ids) => [
   ],
   [
     "GET /v1/customers?q= common term, ~1 in 40 match (FTS5 trigram)",
+    READ,
     {
       headers: AUTH,
       setupRequest: (r) => ({ ...r, path: `/v1/customers?q=${pick(WORDS)}%20${pick(KINDS)}` }),
@@ -162,6 +174,7 @@ const scenarios = (ids) => [
   ],
   [
     "same common-term search, LIKE scan",
+    READ,
     {
       setupRequest: (r) => ({
         ...r,
@@ -171,10 +184,12 @@ const scenarios = (ids) => [
   ],
   [
     "GET /v1/customers?q= one match (FTS5 trigram)",
+    READ,
     { headers: AUTH, setupRequest: (r) => ({ ...r, path: `/v1/customers?q=billing${pick(ids.length)}%40` }) },
   ],
   [
     "same one-match search, LIKE scan",
+    READ,
     {
       setupRequest: (r) => ({
         ...r,
@@ -182,9 +197,10 @@ const scenarios = (ids) => [
       }),
     },
   ],
-  ["raw D1 insert (floor)", { method: "POST", path: `/__bench/d1-insert/${ACCOUNT}` }],
+  [INSERT, null, { method: "POST", path: `/__bench/d1-insert/${ACCOUNT}` }],
   [
     "POST /v1/customers",
+    INSERT,
     {
       method: "POST",
       headers: JSON_AUTH,
@@ -198,10 +214,11 @@ const scenarios = (ids) => [
       path: "/v1/customers",
     },
   ],
-  ["same bytes as the es catalog, static (floor)", { path: "/__bench/static-catalog" }],
-  ["GET /v1/tax-regimes/es (KV)", { path: "/v1/tax-regimes/es" }],
+  [STATIC, null, { path: "/__bench/static-catalog" }],
+  ["GET /v1/tax-regimes/es (KV)", STATIC, { path: "/v1/tax-regimes/es" }],
   [
     "POST /v1/payment-instructions",
+    INSERT,
     {
       method: "POST",
       headers: JSON_AUTH,
@@ -213,8 +230,92 @@ const scenarios = (ids) => [
       }),
     },
   ],
-  ["GET /v1/payment-instructions", { headers: AUTH, path: "/v1/payment-instructions?limit=25" }],
+  ["GET /v1/payment-instructions", READ, { headers: AUTH, path: "/v1/payment-instructions?limit=25" }],
+  [
+    "POST /v1/invoices (3 lines, IVA + IRPF, one series)",
+    INSERT,
+    { method: "POST", headers: JSON_AUTH, path: "/v1/invoices", body: JSON.stringify(invoiceBody(customer)) },
+  ],
+  [
+    READ_INSERT,
+    null,
+    {
+      method: "POST",
+      setupRequest: (r) => ({ ...r, path: `/__bench/d1-read-insert/${ACCOUNT}/${pick(ids)}` }),
+    },
+  ],
+  [
+    "same POST /v1/invoices, against the two-round-trip floor",
+    READ_INSERT,
+    { method: "POST", headers: JSON_AUTH, path: "/v1/invoices", body: JSON.stringify(invoiceBody(customer)) },
+  ],
+  [
+    INVOICE_READ,
+    null,
+    { setupRequest: (r) => ({ ...r, path: `/__bench/d1-read/invoices/${pick(invoiceIds)}` }) },
+  ],
+  [
+    "GET /v1/invoices/{id}",
+    INVOICE_READ,
+    { headers: AUTH, setupRequest: (r) => ({ ...r, path: `/v1/invoices/${pick(invoiceIds)}` }) },
+  ],
+  ["GET /v1/invoices (first page)", INVOICE_READ, { headers: AUTH, path: "/v1/invoices?limit=25" }],
+  [
+    "GET /v1/invoices (page after a deep cursor)",
+    INVOICE_READ,
+    {
+      headers: AUTH,
+      setupRequest: (r) => ({ ...r, path: `/v1/invoices?limit=25&starting_after=${pick(invoiceIds)}` }),
+    },
+  ],
+  [
+    "GET /v1/invoices?customer= (first page)",
+    INVOICE_READ,
+    { headers: AUTH, path: `/v1/invoices?limit=25&customer=${customer}` },
+  ],
 ];
+
+/** The invoice the issue asks for: three lines, each with IVA general and IRPF professional. */
+const invoiceBody = (customer) => ({
+  customer,
+  lines: ["Design", "Development", "Support"].map((description, i) => ({
+    description,
+    quantity: String(i + 1),
+    unit_price: "120.50",
+    taxes: [
+      { tax: "iva", rule: "general" },
+      { tax: "irpf", rule: "professional" },
+    ],
+  })),
+});
+
+async function api(method, path, body) {
+  const res = await fetch(BASE + path, { method, headers: JSON_AUTH, body: body && JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${await res.text()}`);
+  return res.json();
+}
+
+/**
+ * `size` invoices to one customer with an address: one issued through the API, the rest
+ * copies of it numbered after it (issuing 100,000 one by one would take the whole run).
+ */
+async function seedInvoices(size) {
+  const customer = await api("POST", "/v1/customers", {
+    name: "Cliente Bench SA",
+    tax_id: { country: "ES", type: "es_nif", value: "A58818501" },
+    address: { line_1: "Gran Vía 2", city: "Madrid", postal_code: "28013", country: "ES" },
+  });
+  const template = await api("POST", "/v1/invoices", invoiceBody(customer.id));
+  const t = Date.now();
+  for (let from = 2; from <= size; from += 20000) {
+    const to = Math.min(size, from + 19999);
+    await api("POST", `/__bench/clone-invoices/${template.id}?from=${from}&to=${to}`);
+  }
+  console.log(`seeded ${size} invoices in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  const invoiceIds = [template.id];
+  for (let i = 2; i <= size; i++) invoiceIds.push(template.id.slice(0, 14) + String(i).padStart(16, "0"));
+  return { customer: customer.id, invoiceIds };
+}
 
 const results = {};
 for (const size of SIZES) {
@@ -223,8 +324,9 @@ for (const size of SIZES) {
   try {
     results[size] = [];
     const wanted = values.only?.split(",") ?? [""];
-    for (const [name, request] of scenarios(ids)) {
-      if (wanted.some((w) => name.includes(w))) results[size].push(await measure(name, request));
+    const invoices = await seedInvoices(size);
+    for (const [name, floor, request] of scenarios({ ids, ...invoices })) {
+      if (wanted.some((w) => name.includes(w))) results[size].push(await measure(name, floor, request));
     }
   } finally {
     process.kill(-server.pid, "SIGTERM");
@@ -238,18 +340,14 @@ writeFileSync(file, JSON.stringify({ duration: DURATION, connections: CONNECTION
 
 for (const size of SIZES) {
   const rows = results[size];
-  const floorOf = (n) => rows.find((r) => r.name.startsWith(n))?.rps ?? Number.NaN;
-  console.log(`\n### ${size.toLocaleString("en")} customers\n`);
-  console.log("| scenario | req/s | p50 ms | p99 ms | D1 rows read / request | vs floor |");
+  console.log(`\n### ${size.toLocaleString("en")} customers, ${size.toLocaleString("en")} invoices\n`);
+  console.log("| scenario | req/s | p50 ms | p99 ms | D1 rows read / written per request | vs floor |");
   console.log("|---|---|---|---|---|---|");
   for (const r of rows) {
-    const floor = r.name.includes("POST")
-      ? floorOf("raw D1 insert")
-      : r.name.includes("tax-regimes")
-        ? floorOf("same bytes")
-        : floorOf("raw D1 read");
-    const ratio = r.name.includes("floor") ? "" : `${(r.rps / floor).toFixed(2)}×`;
-    console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.rowsRead} | ${ratio} |`);
+    const floor = rows.find((f) => f.name === r.floor)?.rps;
+    const ratio = r.floor === null ? "" : floor ? `${(r.rps / floor).toFixed(2)}×` : "n/a";
+    const cost = r.rowsRead === "-" ? "-" : `${r.rowsRead} / ${r.rowsWritten}`;
+    console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${cost} | ${ratio} |`);
   }
 }
 console.log(`\nraw results: ${file}`);

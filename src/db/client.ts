@@ -1,8 +1,8 @@
 import type { BatchItem } from "drizzle-orm/batch";
 import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
-import * as schema from "./schema";
 
-export type Database = DrizzleD1Database<typeof schema>;
+/** No relational `db.query` API: building its config from the schema costs every request. */
+export type Database = DrizzleD1Database;
 
 /** D1 cost of one request, summed over every batch it ran. */
 export type DbUsage = { rowsRead: number; rowsWritten: number };
@@ -29,7 +29,7 @@ export function createDb(d1: D1Database, usage: DbUsage = { rowsRead: 0, rowsWri
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
-  return drizzle(counted, { schema });
+  return drizzle(counted);
 }
 
 /**
@@ -42,4 +42,25 @@ export function createDb(d1: D1Database, usage: DbUsage = { rowsRead: 0, rowsWri
 export async function counted<T extends BatchItem<"sqlite">>(db: Database, query: T): Promise<Awaited<T>> {
   const [result] = await db.batch([query]);
   return result as Awaited<T>;
+}
+
+type Query = BatchItem<"sqlite">;
+
+/**
+ * Runs the queries given (an `undefined` one is left out of the batch) as one batch, one
+ * round trip, and returns each result under its name.
+ *
+ * @example
+ * const { customer, options } = await batchByName(db, {
+ *   customer: db.select().from(customers).where(…),
+ *   options: ids.length ? db.select().from(paymentInstructions).where(…) : undefined,
+ * });
+ */
+export async function batchByName<Q extends Record<string, Query | undefined>>(
+  db: Database,
+  queries: Q,
+): Promise<{ [K in keyof Q]: Q[K] extends Query ? Awaited<Q[K]> : Awaited<NonNullable<Q[K]>> | undefined }> {
+  const present = Object.entries(queries).filter((entry): entry is [string, Query] => entry[1] !== undefined);
+  const results = present.length ? await db.batch(present.map(([, q]) => q) as [Query, ...Query[]]) : [];
+  return Object.fromEntries(present.map(([name], i) => [name, results[i]])) as never;
 }

@@ -21,21 +21,39 @@ export const benchRoutes = new Hono<AppEnv>()
       "Content-Type": "application/json",
     }),
   )
-  .get("/d1-read/:id", async (c) => {
-    const row = await c.env.DB.prepare("SELECT * FROM customers WHERE id = ?")
-      .bind(c.req.param("id"))
-      .first();
+  .get("/d1-read/:table/:id", async (c) => {
+    const table = c.req.param("table");
+    if (table !== "customers" && table !== "invoices") return c.notFound();
+    const row = await c.env.DB.prepare(`SELECT * FROM ${table} WHERE id = ?`).bind(c.req.param("id")).first();
     return c.json(row);
   })
-  .post("/d1-insert/:account", async (c) => {
-    const id = newId("customer");
-    const now = new Date().toISOString();
-    await c.env.DB.prepare(
-      "INSERT INTO customers (id, account_id, live, name, invoice_prefix, tax_id_id, tax_id_country, tax_id_type, tax_id_value, tax_id_created_at, filter_country, created_at, updated_at) VALUES (?, ?, 0, 'Floor', ?, ?, 'ES', 'local', 'FLOOR', ?, 'ES', ?, ?)",
+  // Copies of one issued invoice, numbered after it: a large invoice table without issuing
+  // each one. Ids keep the template's time part, so they sort with it.
+  .post("/clone-invoices/:id", async (c) => {
+    const from = Number(c.req.query("from"));
+    const to = Number(c.req.query("to"));
+    const cols =
+      "account_id, live, type, series, numbering, counter_key, issue_date, operation_date, supply_tax_date, withholding_tax_date, currency, customer_id, issuer, customer, lines, tax_breakdown, subtotal, total_tax_added, total_tax_withheld, total, amount_payable, payment_terms, corrected_by, notes, created_at";
+    const result = await c.env.DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT ?1 UNION ALL SELECT i + 1 FROM n WHERE i < ?2)
+       INSERT INTO invoices (id, counter, number, ${cols})
+       SELECT substr(t.id, 1, 14) || printf('%016d', n.i), n.i, t.series || '-' || printf('%04d', n.i), ${cols
+         .split(", ")
+         .map((col) => `t.${col}`)
+         .join(", ")}
+       FROM n, invoices t WHERE t.id = ?3`,
     )
-      .bind(id, c.req.param("account"), id.slice(-12), newId("taxId"), now, now, now)
+      .bind(from, to, c.req.param("id"))
       .run();
-    return c.json({ id }, 201);
+    return c.json({ inserted: result.meta.changes }, 201);
+  })
+  .post("/d1-insert/:account", async (c) =>
+    c.json({ id: await insertCustomer(c.env.DB, c.req.param("account")) }, 201),
+  )
+  // Two round trips, a read and then an insert: the least any write that reads first costs.
+  .post("/d1-read-insert/:account/:id", async (c) => {
+    await c.env.DB.prepare("SELECT * FROM customers WHERE id = ?").bind(c.req.param("id")).first();
+    return c.json({ id: await insertCustomer(c.env.DB, c.req.param("account")) }, 201);
   })
   .get("/customers-like/:account", async (c) => {
     const usage = { rowsRead: 0, rowsWritten: 0 };
@@ -49,3 +67,16 @@ export const benchRoutes = new Hono<AppEnv>()
     c.header("D1-Rows-Read", String(usage.rowsRead));
     return c.json({ object: "list", has_more: page.has_more, data: page.data.map(serializeCustomer) });
   });
+
+/** One prepared INSERT into customers (same table, indexes and search trigger as the API's). */
+async function insertCustomer(d1: D1Database, account: string): Promise<string> {
+  const id = newId("customer");
+  const now = new Date().toISOString();
+  await d1
+    .prepare(
+      "INSERT INTO customers (id, account_id, live, name, invoice_prefix, tax_id_id, tax_id_country, tax_id_type, tax_id_value, tax_id_created_at, filter_country, created_at, updated_at) VALUES (?, ?, 0, 'Floor', ?, ?, 'ES', 'local', 'FLOOR', ?, 'ES', ?, ?)",
+    )
+    .bind(id, account, id.slice(-12), newId("taxId"), now, now, now)
+    .run();
+  return id;
+}

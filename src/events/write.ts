@@ -29,6 +29,8 @@ export type EventSpec = {
    * transaction: an update or delete that lost a race with a concurrent delete records nothing.
    */
   whileExists?: [SQLiteTable, SQLiteColumn];
+  /** Values of `object` only the database knows yet, by JSON path (an invoice's number). */
+  fill?: Record<string, SQL>;
 };
 
 type Statement = BatchItem<"sqlite">;
@@ -109,11 +111,13 @@ function eventRow(scope: Scope, spec: EventSpec): EventRow {
 function eventInsert(db: Database, row: EventRow, spec: EventSpec) {
   const d = eventDestinations;
   const dispatchedAt = sql`CASE WHEN EXISTS (SELECT 1 FROM ${d} WHERE ${d.accountId} = ${row.accountId} AND ${d.live} = ${row.live ? 1 : 0} AND ${d.status} = 'enabled') THEN NULL ELSE ${row.createdAt} END`;
+  const fills = Object.entries(spec.fill ?? {}).flatMap(([path, value]) => [sql`${path}`, value]);
+  const data = fills.length ? sql`json_set(${row.data}, ${sql.join(fills, sql`, `)})` : sql`${row.data}`;
   const returning = { dispatchedAt: events.dispatchedAt };
   if (!spec.whileExists) {
     return db
       .insert(events)
-      .values({ ...row, dispatchedAt })
+      .values({ ...row, data, dispatchedAt })
       .returning(returning);
   }
   // INSERT … SELECT <the same values> FROM <table> WHERE id = ?: the column names come from
@@ -121,7 +125,8 @@ function eventInsert(db: Database, row: EventRow, spec: EventSpec) {
   const fields = {} as Record<keyof EventRow, SQL.Aliased>;
   for (const [key, value] of Object.entries(row)) {
     const column = EVENT_COLUMNS[key as keyof EventRow];
-    const expression = key === "dispatchedAt" ? dispatchedAt : sql`${column.mapToDriverValue(value)}`;
+    const expression =
+      key === "dispatchedAt" ? dispatchedAt : key === "data" ? data : sql`${column.mapToDriverValue(value)}`;
     fields[key as keyof EventRow] = expression.as(column.name);
   }
   const [table, idColumn] = spec.whileExists;

@@ -1,3 +1,4 @@
+import type { SQL } from "drizzle-orm";
 import type { CorrectionReason, InvoiceNumbering, InvoiceType } from "../constants";
 import type { CustomerRow, InvoiceRow, PaymentInstructionRow } from "../db/schema";
 import type { Caller } from "../env";
@@ -10,7 +11,7 @@ import { formatMinor } from "../lib/money";
 import { addressOf } from "../lib/party";
 import { type ComputedInvoice, computeInvoice, type LineInput } from "./compute";
 import type { IssueContext } from "./context";
-import { invoiceNumber } from "./numbering";
+import { invoiceNumber, nextCounter } from "./numbering";
 
 /** RD 1619/2012 art. 4: a Spanish simplified invoice totals at most 3,000 EUR. */
 const SIMPLIFIED_MAX_TOTAL_MINOR = 300_000n;
@@ -30,14 +31,20 @@ export type IssueRequest = {
   notes: string | null;
 };
 
+/** The invoice to insert: its counter and number are taken by the INSERT itself (numbering.ts). */
+export type InvoiceDraft = Omit<InvoiceRow, "counter" | "number"> & {
+  counter: SQL<number>;
+  number: SQL<string>;
+};
+
 const bad = (param: string, message: string) => new ApiError("parameter_invalid", message, { param });
 
 /**
  * Applies every issuance rule of invoices.md to what the context holds and returns the
- * invoice row to insert (its number included). Throws the documented 400 on the first rule
+ * invoice to insert. Throws the documented 400 on the first rule
  * broken; nothing has been written then.
  */
-export function buildInvoice(caller: Caller, req: IssueRequest, ctx: IssueContext): InvoiceRow {
+export function buildInvoice(caller: Caller, req: IssueRequest, ctx: IssueContext): InvoiceDraft {
   const es = ctx.account.taxRegime === "es";
   const issuer = issuerOf(ctx, es);
   const corrected = correctedOf(req, ctx);
@@ -83,15 +90,22 @@ export function buildInvoice(caller: Caller, req: IssueRequest, ctx: IssueContex
       { param: "series" },
     );
   }
-  if (ctx.last && issueDate < ctx.last.issueDate) {
+  if (ctx.lastIssueDate && issueDate < ctx.lastIssueDate) {
     throw new ApiError(
       "issue_date_out_of_order",
-      `issue_date ${issueDate} is before ${ctx.last.issueDate}, the date of the last number of this series: numbers and dates must not go backwards.`,
+      `issue_date ${issueDate} is before ${ctx.lastIssueDate}, the date of the last number of this series: numbers and dates must not go backwards.`,
       { param: "issue_date" },
     );
   }
 
-  const counter = (ctx.last?.counter ?? 0) + 1;
+  const byCustomer = req.numbering === "customer" && customer ? customer : null;
+  const counterKey = byCustomer?.id ?? "";
+  const counter = nextCounter({
+    accountId: caller.accountId,
+    live: caller.live,
+    series: req.series,
+    counterKey,
+  });
   return {
     id: newId("invoice"),
     accountId: caller.accountId,
@@ -99,13 +113,9 @@ export function buildInvoice(caller: Caller, req: IssueRequest, ctx: IssueContex
     type: req.type,
     series: req.series,
     numbering: req.numbering,
-    counterKey: req.numbering === "customer" && customer ? customer.id : "",
+    counterKey,
     counter,
-    number: invoiceNumber(
-      req.series,
-      req.numbering === "customer" && customer ? customer.invoicePrefix : null,
-      counter,
-    ),
+    number: invoiceNumber(req.series, byCustomer?.invoicePrefix ?? null, counter),
     issueDate,
     operationDate: req.operationDate,
     supplyTaxDate: taxDates.supply,

@@ -23,13 +23,28 @@ export function nextDay(date: string): string {
   return t.toISOString().slice(0, 10);
 }
 
+// Formatting in a time zone costs more than the rest of an issuance's arithmetic. Dates
+// change on minute boundaries in every zone in use, so one answer per zone and minute.
+const formats = new Map<string, Intl.DateTimeFormat>();
+const lastAnswer = new Map<string, { minute: number; date: string }>();
+
 /** Today's date where `timeZone` is (an IANA zone), from the one clock. */
 export function todayIn(timeZone: string, ms: number): string {
-  // en-CA writes dates as YYYY-MM-DD.
-  return new Intl.DateTimeFormat("en-CA", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-  }).format(new Date(ms));
+  const minute = Math.floor(ms / 60_000);
+  const last = lastAnswer.get(timeZone);
+  if (last?.minute === minute) return last.date;
+  let format = formats.get(timeZone);
+  if (!format) {
+    // en-CA writes dates as YYYY-MM-DD.
+    format = new Intl.DateTimeFormat("en-CA", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+    });
+    formats.set(timeZone, format);
+  }
+  const date = format.format(new Date(ms));
+  lastAnswer.set(timeZone, { minute, date });
+  return date;
 }

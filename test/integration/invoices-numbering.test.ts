@@ -7,7 +7,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { newId } from "../../src/lib/ids";
 import { client } from "../helpers/api";
+import { createInstruction } from "../helpers/factories";
 import { customerWithAddress, esIssuer, type Invoice, issue, ivaLine, setProfile } from "../helpers/invoices";
+import { listEvents } from "../helpers/reads";
 import { expectError } from "../helpers/security";
 import type { Customer } from "../helpers/types";
 
@@ -110,6 +112,29 @@ describe("Numbering: <series>-<counter>, at least 4 digits, starting at 1", () =
       ...expected,
       "INV-0021",
     ]);
+  });
+
+  it("each invoice.issued event carries the number its invoice got, under concurrency too (number and payment reference)", async () => {
+    const { api, customer } = await esIssuer();
+    const pmi = await createInstruction(api);
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        api.post("/v1/invoices", {
+          customer: customer.id,
+          lines: [ivaLine()],
+          payment_terms: { options: [pmi.id] },
+        }),
+      ),
+    );
+    for (const res of responses) expect(res.status, res.text).toBe(201);
+    const issued = new Map(responses.map((r) => [(r.body as Invoice).id, r.body as Invoice]));
+    const events = (await listEvents(api, "?type=invoice.issued&limit=100")).data;
+    expect(events).toHaveLength(10);
+    for (const event of events) {
+      const object = event.data.object as Invoice;
+      expect(object).toStrictEqual(issued.get(object.id));
+      expect(object.payment_terms.options[0]?.reference).toBe(object.number);
+    }
   });
 
   it("a rejected request consumes no number", async () => {
@@ -237,6 +262,46 @@ describe("Within one counter issue_date never goes backwards: 400 issue_date_out
       lines: [ivaLine()],
     });
     expectError(back, 400, "issue_date_out_of_order", "issue_date");
+  });
+
+  it("concurrent issues with earlier and later dates never leave the counter's dates out of order", async () => {
+    const { api, customer } = await esIssuer();
+    const dates = Array.from(
+      { length: 12 },
+      (_, i) => `2026-11-${String(10 + (i % 2 ? i : 12 - i)).padStart(2, "0")}`,
+    );
+    const responses = await Promise.all(
+      dates.map((issue_date) =>
+        api.post("/v1/invoices", { customer: customer.id, issue_date, lines: [ivaLine()] }),
+      ),
+    );
+    for (const res of responses) {
+      if (res.status !== 201) expectError(res, 400, "issue_date_out_of_order", "issue_date");
+    }
+    const issued = responses.filter((r) => r.status === 201).map((r) => r.body as Invoice);
+    expect(issued.length).toBeGreaterThan(0);
+    const byNumber = issued.sort((a, b) => a.number.localeCompare(b.number));
+    expect(numbers(byNumber)).toEqual(byNumber.map((_, i) => `INV-${String(i + 1).padStart(4, "0")}`));
+    const issueDates = byNumber.map((i) => i.issue_date);
+    expect(issueDates).toEqual([...issueDates].sort());
+  });
+
+  it("the database refuses an insert dated before its counter's last invoice (the guard behind the read)", async () => {
+    const { api, customer } = await esIssuer();
+    const first = await issue(api, { customer: customer.id, issue_date: "2026-11-20", lines: [ivaLine()] });
+    const insert = env.DB.prepare(
+      `INSERT INTO invoices (id, counter, number, issue_date, account_id, live, type, series, numbering, counter_key,
+         supply_tax_date, withholding_tax_date, currency, customer_id, issuer, customer, lines, tax_breakdown,
+         subtotal, total_tax_added, total_tax_withheld, total, amount_payable, payment_terms, created_at)
+       SELECT ?, 2, 'INV-0002', ?, account_id, live, type, series, numbering, counter_key,
+         supply_tax_date, withholding_tax_date, currency, customer_id, issuer, customer, lines, tax_breakdown,
+         subtotal, total_tax_added, total_tax_withheld, total, amount_payable, payment_terms, created_at
+       FROM invoices WHERE id = ?`,
+    );
+    await expect(insert.bind(newId("invoice"), "2026-11-19", first.id).run()).rejects.toThrow(
+      /issue_date_out_of_order/,
+    );
+    await insert.bind(newId("invoice"), "2026-11-20", first.id).run();
   });
 
   it("the default issue_date (today) after a back-dated invoice is in order", async () => {

@@ -10,17 +10,21 @@ import { isRaised, isUniqueViolation } from "../../lib/db-errors";
 import { ApiError } from "../../lib/errors";
 import { route } from "../../lib/route";
 import { createInvoiceBody, invoiceObject } from "./schemas";
-import { serializeInvoice } from "./serialize";
+import { numberPaths, serializeInvoice } from "./serialize";
 
-// Each lost race costs one more read and write; 20 concurrent issues in one series need up to 20.
-const MAX_ATTEMPTS = 50;
+// The INSERT takes its own number, so concurrent issues never race for one. What can still
+// change between the read and the write (a first invoice binding the series, a later issue
+// date, a new customer prefix) is refused by a trigger; the second read then answers with
+// the documented error, so one retry settles it.
+const MAX_ATTEMPTS = 3;
 
-/** Errors raised inside the batch when another issuance got there first: read again and retry. */
+/** Errors raised inside the batch when a concurrent write changed what the read saw. */
 function lostRace(err: unknown): boolean {
   return (
     isUniqueViolation(err, "invoices.") ||
     isRaised(err, "series_mismatch") ||
-    isRaised(err, "invoice_prefix_changed")
+    isRaised(err, "invoice_prefix_changed") ||
+    isRaised(err, "issue_date_out_of_order")
   );
 }
 
@@ -54,36 +58,45 @@ export const createInvoice = route({
       const ctx = await loadIssueContext(db, caller, {
         customerId: req.customer ?? null,
         correctedId: req.corrects?.invoice ?? null,
-        optionIds: req.options ?? [],
+        optionIds: req.options,
+        wantsDefaults: type === "ordinary" && req.options === undefined,
         series: req.series,
         numbering: req.numbering,
       });
-      const row = buildInvoice(caller, req, ctx);
-      const invoice = serializeInvoice(row);
-      const events: EventSpec[] = [{ type: "invoice.issued", object: invoice }];
+      const draft = buildInvoice(caller, req, ctx);
+      // The event's copy takes the number from the database, like the row (see numberPaths).
+      const pending = serializeInvoice({ ...draft, counter: 0, number: "" });
+      const events: EventSpec[] = [
+        { type: "invoice.issued", object: pending, fill: numberPaths(pending, draft.number) },
+      ];
       if (ctx.corrected) {
         // The corrected invoice gains this one in `corrected_by`: its only change, ever.
         const amended = serializeInvoice({
           ...ctx.corrected,
-          correctedBy: [...ctx.corrected.correctedBy, row.id],
+          correctedBy: [...ctx.corrected.correctedBy, draft.id],
         });
         events.push({ type: "invoice.amended", object: amended });
       }
       try {
-        await writeWithEvents(
+        const { results } = await writeWithEvents(
           writerOf(c),
           {
-            insert: db.insert(invoices).values(row),
+            insert: db
+              .insert(invoices)
+              .values(draft)
+              .returning({ counter: invoices.counter, number: invoices.number }),
             ...(ctx.corrected && {
               amend: db
                 .update(invoices)
-                .set({ correctedBy: sql`json_insert(${invoices.correctedBy}, '$[#]', ${row.id})` })
+                .set({ correctedBy: sql`json_insert(${invoices.correctedBy}, '$[#]', ${draft.id})` })
                 .where(eq(invoices.id, ctx.corrected.id)),
             }),
           },
           ...events,
         );
-        return c.json(invoice, 201);
+        const [numbered] = results.insert;
+        if (!numbered) throw new Error("The invoice INSERT returned no row.");
+        return c.json(serializeInvoice({ ...draft, ...numbered }), 201);
       } catch (err) {
         if (!lostRace(err)) throw err;
         if (attempt === MAX_ATTEMPTS) {

@@ -1,3 +1,4 @@
+import type { SQL } from "drizzle-orm";
 import type { InvoiceRow } from "../../db/schema";
 import { currencyExponent } from "../../lib/currencies";
 import { formatMinor } from "../../lib/money";
@@ -45,4 +46,15 @@ export function serializeInvoice(row: InvoiceRow): Invoice {
     notes: row.notes,
     created_at: row.createdAt,
   };
+}
+
+/**
+ * Where `serializeInvoice` puts the number, as JSON paths: an event written in the same
+ * batch as the invoice takes the number the INSERT assigns (`EventSpec.fill`).
+ */
+export function numberPaths(invoice: Invoice, number: SQL<string>): Record<string, SQL<string>> {
+  return Object.fromEntries([
+    ["$.number", number],
+    ...invoice.payment_terms.options.map((_, i) => [`$.payment_terms.options[${i}].reference`, number]),
+  ]);
 }

@@ -1,0 +1,140 @@
+// Where the Worker's CPU goes on one endpoint: a V8 CPU profile of `npm start` under load,
+// through the inspector, summed by function (self and inclusive time). Run `npm run bench`
+// once first: this reuses its state (bench/.state) and adds one customer with an address.
+//
+//   node bench/profile.mjs                     # POST /v1/invoices, 3 lines, IVA + IRPF
+//   node bench/profile.mjs --get /v1/invoices  # any GET path
+//
+// Source lines refer to the unminified bundle:
+//   npx wrangler deploy --dry-run --outdir /tmp/out --minify=false src/dev/index.ts
+import { spawn } from "node:child_process";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import WebSocket from "ws";
+
+const { values } = parseArgs({
+  options: { get: { type: "string" }, duration: { type: "string", default: "5" } },
+});
+const BASE = "http://127.0.0.1:8788";
+const INSPECTOR = 9231;
+const HEADERS = { authorization: "Bearer sk_test_es_localdev", "content-type": "application/json" };
+
+const server = spawn(
+  "node",
+  [
+    "scripts/start.mjs",
+    ...["--persist-to", "bench/.state", "--port", "8788", "--log-level", "warn"],
+    ...["--inspector-port", String(INSPECTOR), "--minify=false"],
+  ],
+  { stdio: "ignore", detached: true },
+);
+try {
+  for (let i = 0; i < 120; i++) {
+    try {
+      if ((await fetch(`${BASE}/health`)).ok) break;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  const request = values.get ? { path: values.get, headers: HEADERS } : await issuance();
+  const session = await inspect();
+  await autocannon({ url: BASE, connections: 10, duration: 2, requests: [request] });
+  await session.send("Profiler.enable");
+  await session.send("Profiler.setSamplingInterval", { interval: 100 });
+  await session.send("Profiler.start");
+  const run = await autocannon({
+    url: BASE,
+    connections: 10,
+    duration: Number(values.duration),
+    requests: [request],
+  });
+  const { profile } = await session.send("Profiler.stop");
+  console.log(
+    `${request.method ?? "GET"} ${request.path}: ${run.requests.average} req/s, ${run.non2xx} non-2xx`,
+  );
+  report(profile);
+  session.close();
+} finally {
+  process.kill(-server.pid, "SIGTERM");
+}
+
+async function issuance() {
+  const res = await fetch(`${BASE}/v1/customers`, {
+    method: "POST",
+    headers: HEADERS,
+    body: JSON.stringify({
+      name: "Perfil SA",
+      tax_id: { country: "ES", type: "es_nif", value: "A58818501" },
+      address: { line_1: "Gran Vía 2", city: "Madrid", postal_code: "28013", country: "ES" },
+    }),
+  });
+  const customer = await res.json();
+  const taxes = [
+    { tax: "iva", rule: "general" },
+    { tax: "irpf", rule: "professional" },
+  ];
+  const lines = ["Design", "Development", "Support"].map((description, i) => ({
+    description,
+    quantity: String(i + 1),
+    unit_price: "120.50",
+    taxes,
+  }));
+  return {
+    method: "POST",
+    path: "/v1/invoices",
+    headers: HEADERS,
+    body: JSON.stringify({ customer: customer.id, lines }),
+  };
+}
+
+async function inspect() {
+  const [target] = await (await fetch(`http://127.0.0.1:${INSPECTOR}/json`)).json();
+  const ws = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise((resolve) => ws.on("open", resolve));
+  const pending = new Map();
+  let id = 0;
+  ws.on("message", (raw) => {
+    const msg = JSON.parse(raw);
+    pending.get(msg.id)?.(msg.result);
+    pending.delete(msg.id);
+  });
+  return {
+    send: (method, params = {}) =>
+      new Promise((resolve) => {
+        pending.set(++id, resolve);
+        ws.send(JSON.stringify({ id, method, params }));
+      }),
+    close: () => ws.close(),
+  };
+}
+
+function report(profile) {
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parents = new Map();
+  for (const n of profile.nodes) for (const child of n.children ?? []) parents.set(child, n.id);
+  const label = ({ callFrame: f }) =>
+    `${f.functionName || "(anonymous)"} ${f.url.split("/").at(-1)}:${f.lineNumber + 1}`;
+  const time = new Map();
+  for (const [i, s] of profile.samples.entries())
+    time.set(s, (time.get(s) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  const total = [...time.values()].reduce((a, b) => a + b, 0);
+  const self = new Map();
+  const inclusive = new Map();
+  for (const [id, t] of time) {
+    const key = label(nodes.get(id));
+    self.set(key, (self.get(key) ?? 0) + t);
+    const seen = new Set();
+    for (let cur = id; cur !== undefined; cur = parents.get(cur)) {
+      const k = label(nodes.get(cur));
+      if (!seen.has(k)) inclusive.set(k, (inclusive.get(k) ?? 0) + t);
+      seen.add(k);
+    }
+  }
+  for (const [title, map] of [
+    ["self", self],
+    ["inclusive", inclusive],
+  ]) {
+    console.log(`\n${title} time`);
+    for (const [k, t] of [...map].sort((a, b) => b[1] - a[1]).slice(0, 40))
+      console.log(`${((t / total) * 100).toFixed(1).padStart(5)} %  ${k}`);
+  }
+}
