@@ -1,6 +1,21 @@
 import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
+import { unstable_readConfig } from "wrangler";
+
+// The suite sends many requests per key, and all its keyless ones from one address (no
+// CF-Connecting-IP): the real limiters keep wrangler.toml's namespaces and periods but
+// their limits are raised out of reach. The limits are tested through the small
+// TEST_RATE_LIMITER instead (test/integration/rate-limits.test.ts).
+const { ratelimits } = unstable_readConfig({
+  config: fileURLToPath(new URL("./wrangler.toml", import.meta.url)),
+});
+const raised = Object.fromEntries(
+  ratelimits.map(({ name, namespace_id, simple }) => [
+    name,
+    { namespace_id, simple: { ...simple, limit: 1_000_000_000 } },
+  ]),
+);
 
 export default defineConfig({
   plugins: [
@@ -11,6 +26,13 @@ export default defineConfig({
           // Tests read each request's D1 cost from the D1-Rows-Read header.
           EXPOSE_DB_METRICS: "true",
           TEST_MIGRATIONS: await readD1Migrations(fileURLToPath(new URL("./migrations", import.meta.url))),
+          // What wrangler.toml configures, for the test that Retry-After matches it.
+          TEST_WRANGLER_RATE_LIMITS: ratelimits,
+        },
+        ratelimits: {
+          ...raised,
+          // Period 60 so that a burst of a few requests rarely straddles a window.
+          TEST_RATE_LIMITER: { namespace_id: "9001", simple: { limit: 3, period: 60 } },
         },
       },
     })),

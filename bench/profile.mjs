@@ -7,10 +7,11 @@
 //
 // Source lines refer to the unminified bundle:
 //   npx wrangler deploy --dry-run --outdir /tmp/out --minify=false src/dev/index.ts
-import { spawn } from "node:child_process";
+
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import WebSocket from "ws";
+import { startServer } from "./server.mjs";
 
 const { values } = parseArgs({
   options: { get: { type: "string" }, duration: { type: "string", default: "5" } },
@@ -19,22 +20,12 @@ const BASE = "http://127.0.0.1:8788";
 const INSPECTOR = 9231;
 const HEADERS = { authorization: "Bearer sk_test_es_localdev", "content-type": "application/json" };
 
-const server = spawn(
-  "node",
-  [
-    "scripts/start.mjs",
-    ...["--persist-to", "bench/.state", "--port", "8788", "--log-level", "warn"],
-    ...["--inspector-port", String(INSPECTOR), "--minify=false"],
-  ],
-  { stdio: "ignore", detached: true },
-);
+const server = await startServer({
+  state: "bench/.state",
+  port: 8788,
+  args: ["--inspector-port", String(INSPECTOR), "--minify=false"],
+});
 try {
-  for (let i = 0; i < 120; i++) {
-    try {
-      if ((await fetch(`${BASE}/health`)).ok) break;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 500));
-  }
   const request = values.get ? { path: values.get, headers: HEADERS } : await issuance();
   const session = await inspect();
   await autocannon({ url: BASE, connections: 10, duration: 2, requests: [request] });
@@ -54,7 +45,7 @@ try {
   report(profile);
   session.close();
 } finally {
-  process.kill(-server.pid, "SIGTERM");
+  server.stop();
 }
 
 async function issuance() {

@@ -7,10 +7,11 @@
 //
 // Everything runs on 127.0.0.1 against a server this script starts on its own state
 // directory (bench/.state), so the dev database is untouched.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
+import { startServer } from "./server.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -87,24 +88,6 @@ function seed(size) {
   );
   console.log(`seeded ${size} customers in ${((Date.now() - t) / 1000).toFixed(1)} s`);
   return ids;
-}
-
-async function startServer() {
-  const server = spawn(
-    "node",
-    ["scripts/start.mjs", "--persist-to", STATE, "--port", values.port, "--log-level", "warn"],
-    {
-      stdio: "ignore",
-      detached: true,
-    },
-  );
-  for (let i = 0; i < 120; i++) {
-    try {
-      if ((await fetch(`${BASE}/health`)).ok) return server;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error("server did not start");
 }
 
 /** A random element of `list`, or a random integer below `list` when it is a number. */
@@ -320,7 +303,7 @@ async function seedInvoices(size) {
 const results = {};
 for (const size of SIZES) {
   const ids = seed(size);
-  const server = await startServer();
+  const server = await startServer({ state: STATE, port: values.port });
   try {
     results[size] = [];
     const wanted = values.only?.split(",") ?? [""];
@@ -329,7 +312,7 @@ for (const size of SIZES) {
       if (wanted.some((w) => name.includes(w))) results[size].push(await measure(name, floor, request));
     }
   } finally {
-    process.kill(-server.pid, "SIGTERM");
+    server.stop();
     await new Promise((r) => setTimeout(r, 1500));
   }
 }

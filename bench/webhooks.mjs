@@ -4,11 +4,12 @@
 //
 //   npm run bench:webhooks                   # 500 events, 10 concurrent API clients
 //   npm run bench:webhooks -- --events 2000
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
 import { verify } from "../scripts/receiver.mjs";
+import { startServer } from "./server.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -28,22 +29,8 @@ const setup = spawnSync("node", ["scripts/start.mjs", "--persist-to", STATE, "--
   stdio: "inherit",
 });
 if (setup.status !== 0) process.exit(1);
-const server = spawn(
-  "node",
-  ["scripts/start.mjs", "--persist-to", STATE, "--port", values.port, "--log-level", "warn"],
-  {
-    stdio: "ignore",
-    detached: true,
-  },
-);
-const stop = () => process.kill(-server.pid, "SIGTERM");
-for (let i = 0; ; i++) {
-  try {
-    if ((await fetch(`${BASE}/health`)).ok) break;
-  } catch {}
-  if (i > 120) throw new Error("server did not start");
-  await new Promise((r) => setTimeout(r, 500));
-}
+const server = await startServer({ state: STATE, port: values.port });
+const stop = server.stop;
 
 let secret = "";
 const received = new Map(); // event id → latency ms

@@ -49,3 +49,15 @@ export function newId(prefix) {
   const random = Array.from(randomBytes(16), (b) => ALPHABET[b & 31]).join("");
   return `${prefix}_${time}${random}`;
 }
+
+/**
+ * Runs `sql` on the D1 of wrangler.toml: the local one `npm start` serves (the state in
+ * `persistTo` when given) or, with `remote`, the production one. Returns wrangler's JSON
+ * output: one `{ results }` per statement.
+ */
+export function d1Execute(sql, { remote = false, persistTo } = {}) {
+  const target = remote ? ["--remote"] : ["--local", ...(persistTo ? ["--persist-to", persistTo] : [])];
+  return JSON.parse(
+    wrangler(["d1", "execute", "DB", ...target, "--json", "--command", sql], { capture: true }),
+  );
+}

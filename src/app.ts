@@ -2,17 +2,19 @@ import { Hono } from "hono";
 import { config } from "./config";
 import { createDb } from "./db/client";
 import type { AppEnv } from "./env";
-import { auth } from "./lib/auth";
+import { auth, noStore } from "./lib/auth";
 import { jsonBody } from "./lib/body";
 import { ApiError, errorResponse, onError } from "./lib/errors";
+import { limitCatalog } from "./lib/rate-limit";
 import { requestId } from "./lib/request-id";
 import { mount } from "./lib/route";
 import { ROUTES } from "./routes";
 import { catalogCors } from "./routes/tax-regimes";
 
 /**
- * The API: public routes first (the middleware after them never runs for them), then the
- * D1 usage counter, the API key, the body guard, and the authenticated routes.
+ * The API: public routes first (the middleware after them never runs for them), then
+ * `no-store`, the D1 usage counter, the API key (and its rate limits), the body guard, and
+ * the authenticated routes.
  * `extend` adds routes before the 404 (the development entry's benchmark floors).
  */
 export function createApp(extend?: (app: Hono<AppEnv>) => void) {
@@ -20,12 +22,14 @@ export function createApp(extend?: (app: Hono<AppEnv>) => void) {
   app.use("*", requestId);
   extend?.(app);
 
-  app.use("/v1/tax-regimes/*", catalogCors);
+  // After CORS, so that a browser can read the 429 too.
+  app.use("/v1/tax-regimes/*", catalogCors, limitCatalog);
   mount(
     app,
     ROUTES.filter((r) => r.public),
   );
 
+  app.use("/v1/*", noStore);
   app.use("/v1/*", async (c, next) => {
     const usage = { rowsRead: 0, rowsWritten: 0 };
     c.set("dbUsage", usage);

@@ -30,12 +30,16 @@ const configSchema = z.object({
   /** Adds D1-Rows-Read / D1-Rows-Written headers (`npm start` and the tests). */
   EXPOSE_DB_METRICS: flag,
   WEBHOOK_RETRY_DELAYS: delayList,
+  /** "off" only for bench/ under `npm start`: a load test from one key would be all 429s. */
+  RATE_LIMITS: z.enum(["on", "off"]).default("on"),
 });
 
 export type Config = {
   development: boolean;
   exposeDbMetrics: boolean;
   webhookRetryDelays: readonly number[];
+  /** The `[[ratelimits]]` of wrangler.toml are enforced (always, outside development). */
+  rateLimits: boolean;
 };
 
 /**
@@ -52,10 +56,14 @@ export function parseConfig(vars: Record<string, unknown>): Config {
     throw new Error(`Invalid configuration: ${issue?.path.join(".")}: ${issue?.message}`);
   }
   const v = result.data;
+  if (v.RATE_LIMITS === "off" && v.APP_ENV !== "development") {
+    throw new Error("Invalid configuration: RATE_LIMITS: off is allowed only with APP_ENV=development");
+  }
   return {
     development: v.APP_ENV === "development",
     exposeDbMetrics: v.EXPOSE_DB_METRICS,
     webhookRetryDelays: Object.freeze(v.WEBHOOK_RETRY_DELAYS),
+    rateLimits: v.RATE_LIMITS === "on",
   };
 }
 

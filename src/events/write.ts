@@ -6,6 +6,7 @@ import type { Database } from "../db/client";
 import { type EventRow, eventDestinations, events } from "../db/schema";
 import { nowIso } from "../lib/clock";
 import { newId } from "../lib/ids";
+import { logError } from "../lib/log";
 import { fanOut } from "../webhooks/fan-out";
 
 /** An account's environment: the slice of data a write belongs to. */
@@ -81,7 +82,7 @@ export async function writeWithEvents<S extends Statements>(
   if (toDispatch.length > 0) {
     w.waitUntil(
       fanOut(w.env, toDispatch).catch((err) =>
-        console.error(JSON.stringify({ event: "dispatch_error", error: String(err) })),
+        logError("dispatch_error", err, { event_count: toDispatch.length }),
       ),
     );
   }

@@ -6,6 +6,7 @@ import type { AppEnv, Caller } from "../env";
 import { nowMs } from "./clock";
 import { sha256Hex } from "./crypto";
 import { ApiError } from "./errors";
+import { consume, limitAddress, refuseIfAddressLimited } from "./rate-limit";
 
 const KEY_FORMAT = /^sk_(test|live)_[A-Za-z0-9_-]{8,120}$/;
 
@@ -23,36 +24,58 @@ function unauthorized(code: "api_key_missing" | "api_key_invalid", message: stri
 }
 
 /**
+ * Responses of authenticated routes, errors included, hold account data or tell whether a
+ * key works: no cache may keep them. Runs outside `auth`, so its 401s and 429s get it too.
+ */
+export const noStore: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  c.res.headers.set("Cache-Control", "no-store");
+};
+
+/**
  * `Authorization: Bearer sk_test_…|sk_live_…`. The prefix selects the environment; the
- * key is looked up by its SHA-256 (the secret itself is never stored).
+ * key is looked up by its SHA-256 (the secret itself is never stored). A known key counts
+ * against its own rate limit; a missing, malformed or unknown one against the client
+ * address's, checked before the D1 lookup when the address is already over it.
  */
 export const auth: MiddlewareHandler<AppEnv> = async (c, next) => {
   const header = c.req.header("authorization");
-  if (!header) {
-    throw unauthorized(
-      "api_key_missing",
-      "You did not provide an API key. Send it as `Authorization: Bearer sk_test_…`.",
-    );
-  }
-  const match = /^Bearer ([^\s]+)$/i.exec(header.trim());
-  const key = match?.[1];
+  const key = header ? /^Bearer ([^\s]+)$/i.exec(header.trim())?.[1] : undefined;
   if (!key || !KEY_FORMAT.test(key)) {
+    await limitAddress(c);
+    if (!header) {
+      throw unauthorized(
+        "api_key_missing",
+        "You did not provide an API key. Send it as `Authorization: Bearer sk_test_…`.",
+      );
+    }
     throw unauthorized(
       "api_key_invalid",
       "Invalid API key: send `Authorization: Bearer <key>` with a key that starts sk_test_ or sk_live_.",
     );
   }
-  const caller = await lookup(c.get("db"), key);
-  if (!caller) throw unauthorized("api_key_invalid", "Invalid API key provided.");
+  const hash = await sha256Hex(key);
+  let caller = cached(hash);
+  if (caller === undefined) {
+    refuseIfAddressLimited(c);
+    caller = await lookup(c.get("db"), key, hash);
+  }
+  if (!caller) {
+    await limitAddress(c);
+    throw unauthorized("api_key_invalid", "Invalid API key provided.");
+  }
+  await consume(c, "KEY_RATE_LIMITER", hash);
   c.set("caller", caller);
   await next();
 };
 
-async function lookup(db: AppEnv["Variables"]["db"], key: string): Promise<Caller | null> {
-  const hash = await sha256Hex(key);
+/** The cached answer for a key hash: a caller, `null` (unknown key), or `undefined` (ask D1). */
+function cached(hash: string): Caller | null | undefined {
   const hit = cache.get(hash);
-  if (hit && hit.expires > nowMs()) return hit.caller;
+  return hit && hit.expires > nowMs() ? hit.caller : undefined;
+}
 
+async function lookup(db: AppEnv["Variables"]["db"], key: string, hash: string): Promise<Caller | null> {
   const rows = await counted(
     db,
     db

@@ -1,4 +1,5 @@
 import { isCountryCode } from "./countries";
+import { asciiUpperCase } from "./validation";
 
 export type BicCheck = { ok: true; value: string } | { ok: false; message: string };
 
@@ -16,8 +17,10 @@ const BIC = /^([A-Z]{4})([A-Z]{2})[0-9A-Z]{2}(?:[0-9A-Z]{3})?$/;
  */
 export function checkBic(input: string): BicCheck {
   const compact = input.replace(/\s+/g, "");
-  // Only ASCII is uppercased: "ß" and "ſ" would otherwise become valid-looking "SS" and "S".
-  const value = /^[A-Za-z0-9]*$/.test(compact) ? compact.toUpperCase() : compact;
+  const value = asciiUpperCase(compact);
+  if (value === undefined) {
+    return { ok: false, message: "BIC may contain only letters A-Z and digits 0-9." };
+  }
   if (value.length !== 8 && value.length !== 11) {
     return { ok: false, message: `BIC must be 8 or 11 characters, got ${value.length}.` };
   }

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../env";
+import { logError } from "./log";
 
 /**
  * Every error code the API can return, with its HTTP status. The map is exhaustive:
@@ -17,6 +18,7 @@ export const ERROR_STATUS = {
   issue_date_out_of_order: 400,
   payment_terms_not_applicable: 400,
   idempotency_key_reused: 400,
+  destination_limit_reached: 400,
   api_key_missing: 401,
   api_key_invalid: 401,
   resource_missing: 404,
@@ -102,7 +104,7 @@ export function onError(err: Error, c: Context<AppEnv>): Response {
   if (err instanceof ApiError) return errorResponse(c, err);
   const code = err instanceof HTTPException ? HTTP_EXCEPTION_CODES[err.status] : undefined;
   if (code) return errorResponse(c, new ApiError(code, err.message || "The request was rejected."));
-  console.error(JSON.stringify({ request_id: c.get("requestId"), error: String(err.stack ?? err) }));
+  logError("request_error", err, { request_id: c.get("requestId") });
   return errorResponse(
     c,
     new ApiError("api_error", "Something went wrong on our side. Retry later, quoting the request id."),

@@ -1,4 +1,5 @@
 import { BBAN_STRUCTURES } from "./iban-registry";
+import { asciiUpperCase } from "./validation";
 
 export type IbanCheck =
   | { ok: true; value: string }
@@ -75,12 +76,10 @@ function fail(reason: Exclude<IbanCheck, { ok: true }>["reason"], message: strin
  * checkIban("DE8937040044053201300")      // { ok: false, reason: "length", message: "IBAN for DE must be 22 characters, got 21." }
  */
 export function checkIban(input: string): IbanCheck {
-  const compact = input.replace(/\s+/g, "");
-  // Checked before uppercasing: "ß" and "ſ" would otherwise become valid-looking "SS" and "S".
-  if (!/^[A-Za-z0-9]+$/.test(compact)) {
+  const value = asciiUpperCase(input.replace(/\s+/g, ""));
+  if (value === undefined || !/^[A-Z0-9]+$/.test(value)) {
     return fail("format", "IBAN may contain only letters A-Z and digits 0-9.");
   }
-  const value = compact.toUpperCase();
   const country = value.slice(0, 2);
   const bban = BBANS.get(country);
   if (!bban) {

@@ -1,11 +1,12 @@
-import { and, eq, lte, type SQL, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
-import { counted, createDb } from "../db/client";
+import { counted } from "../db/client";
 import { idempotencyKeys } from "../db/schema";
 import type { AppEnv } from "../env";
 import { nowIso, nowMs } from "./clock";
 import { sha256Hex } from "./crypto";
 import { ApiError } from "./errors";
+import { deleteExpired } from "./retention";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 /** Stored responses are replayed for this long (Stripe's 24 hours). */
@@ -13,7 +14,6 @@ const TTL_MS = 24 * 60 * 60 * 1000;
 /** A first request still "running" after this long died with its isolate: its key is free again. */
 const ABANDONED_AFTER_MS = 60_000;
 const KEY_FORMAT = /^[\x20-\x7e]{1,255}$/;
-const CLEANUP_CHUNK = 500;
 
 /**
  * `Idempotency-Key` on a POST, with Stripe's semantics: once the handler has run, its
@@ -110,20 +110,7 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
   );
 };
 
-/** The cron's share: expired keys go, in bounded chunks (D1's time and parameter limits). */
+/** Expired keys go, in bounded chunks: the cron runs this as part of `src/lib/retention.ts`. */
 export async function deleteExpiredIdempotencyKeys(env: Env, maxChunks = 10): Promise<number> {
-  const db = createDb(env.DB);
-  const k = idempotencyKeys;
-  let deleted = 0;
-  for (let i = 0; i < maxChunks; i++) {
-    const expired = db
-      .select({ rowid: sql`rowid` })
-      .from(k)
-      .where(lte(k.expiresAt, nowIso()))
-      .limit(CLEANUP_CHUNK);
-    const gone = await db.delete(k).where(sql`rowid IN ${expired}`).returning({ key: k.key });
-    deleted += gone.length;
-    if (gone.length < CLEANUP_CHUNK) break;
-  }
-  return deleted;
+  return (await deleteExpired(env, "idempotencyKeys", { maxChunks })).deleted;
 }

@@ -1,3 +1,4 @@
+import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import * as z from "zod";
 import { TAX_ID_TYPES, type TaxIdType, type VERIFICATION_STATUSES } from "../constants";
 import { nowIso } from "./clock";
@@ -5,18 +6,15 @@ import { isCountryCode } from "./countries";
 import { ApiError } from "./errors";
 import { newId } from "./ids";
 import { checkTaxId } from "./tax-id";
-import { text } from "./validation";
+import { text, upperCaseCode } from "./validation";
 
 /**
  * What customers and the account's issuer profile share: an address and a Tax ID, as request
  * schemas, as columns, and as API objects.
  */
 
-/** ISO 3166-1 alpha-2, uppercased on input. */
-export const countryCode = z
-  .string()
-  .transform((s) => s.toUpperCase())
-  .refine(isCountryCode, "must be an ISO 3166-1 alpha-2 country code");
+/** ISO 3166-1 alpha-2, uppercased on input (ASCII only, so "ſe" cannot become "SE"). */
+export const countryCode = upperCaseCode(isCountryCode, "must be an ISO 3166-1 alpha-2 country code");
 
 export const taxIdInput = z
   .object({ country: countryCode, type: z.enum(TAX_ID_TYPES), value: text(32) })
@@ -182,3 +180,26 @@ export function taxIdOf(
           },
   };
 }
+
+/** Each column of `T` as SQL: a column, or an expression over the row being written. */
+export type SqlOf<T> = { [K in keyof T]: SQLWrapper };
+
+/**
+ * `addressOf` in SQL (JSON, `null` when no address is stored), for an event snapshot the
+ * database completes with values only it knows at write time (`fill` of `writeWithEvents`).
+ */
+export function addressJson(a: SqlOf<AddressColumns>): SQL {
+  return sql`json(CASE WHEN ${a.addressLine1} IS NULL OR ${a.addressCity} IS NULL OR ${a.addressPostalCode} IS NULL OR ${a.addressCountry} IS NULL THEN 'null'
+    ELSE json_object('line_1', ${a.addressLine1}, 'line_2', ${a.addressLine2}, 'city', ${a.addressCity},
+      'postal_code', ${a.addressPostalCode}, 'state', ${a.addressState}, 'country', ${a.addressCountry}) END)`;
+}
+
+/** The `verification` of `taxIdOf` in SQL (JSON), as `addressJson`. */
+export function verificationJson(t: SqlOf<Pick<TaxIdColumns, VerificationKey>>): SQL {
+  return sql`json(CASE WHEN ${t.taxIdVerificationStatus} IS NULL THEN 'null'
+    ELSE json_object('status', ${t.taxIdVerificationStatus},
+      'valid', json(CASE ${t.taxIdVerificationValid} WHEN 1 THEN 'true' WHEN 0 THEN 'false' ELSE 'null' END),
+      'completed_at', ${t.taxIdVerificationCompletedAt}) END)`;
+}
+
+type VerificationKey = "taxIdVerificationStatus" | "taxIdVerificationValid" | "taxIdVerificationCompletedAt";

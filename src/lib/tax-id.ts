@@ -1,6 +1,8 @@
 import type { TaxIdType } from "../constants";
 import { EU_MEMBER_STATES, isCountryCode, vatPrefix } from "./countries";
 import { checkSpanishNif, type SpanishNifKind } from "./es-nif";
+import { checkEuVat } from "./eu-vat";
+import { asciiUpperCase } from "./validation";
 
 export type { TaxIdType };
 
@@ -9,37 +11,6 @@ export type TaxIdCheck =
   | { ok: false; param: "tax_id.country" | "tax_id.value"; message: string };
 
 type Failure = Extract<TaxIdCheck, { ok: false }>;
-
-// VAT number after its prefix, per member state (ibericode/vat, VIES FAQ). Spaces are
-// stripped before matching, so DK's optional spaces are gone. ES is checked as a NIF.
-const VAT_FORMATS: Record<string, RegExp> = {
-  AT: /^U[A-Z\d]{8}$/,
-  BE: /^[01]\d{9}$/,
-  BG: /^\d{9,10}$/,
-  CY: /^\d{8}[A-Z]$/,
-  CZ: /^\d{8,10}$/,
-  DE: /^\d{9}$/,
-  DK: /^\d{8}$/,
-  EE: /^\d{9}$/,
-  FI: /^\d{8}$/,
-  FR: /^[A-Z\d]{2}\d{9}$/,
-  GR: /^\d{9}$/,
-  HR: /^\d{11}$/,
-  HU: /^\d{8}$/,
-  IE: /^(\d{7}[A-Z]{1,2}|\d[A-Z]\d{5}[A-Z])$/,
-  IT: /^\d{11}$/,
-  LT: /^(\d{9}|\d{12})$/,
-  LU: /^\d{8}$/,
-  LV: /^\d{11}$/,
-  MT: /^\d{8}$/,
-  NL: /^\d{9}B\d{2}$/,
-  PL: /^\d{10}$/,
-  PT: /^\d{9}$/,
-  RO: /^\d{2,10}$/,
-  SE: /^\d{12}$/,
-  SI: /^\d{8}$/,
-  SK: /^\d{10}$/,
-};
 
 const NIF_NAMES: Record<SpanishNifKind, string> = {
   dni: "DNI",
@@ -70,24 +41,24 @@ function nifError(code: string): Failure | undefined {
   return invalidValue("not a valid Spanish NIF (a DNI, NIE, K/L/M or entity NIF of 9 characters)");
 }
 
-function vatBodyError(country: string, body: string): Failure | undefined {
-  if (country === "ES") return nifError(body);
-  if (VAT_FORMATS[country]!.test(body)) return undefined;
-  return invalidValue(`not a valid ${vatPrefix(country)} VAT number`);
+/** The national part, checked and in python-stdnum's compact form (BE 9 → 10 digits), or why not. */
+function vatBody(country: string, body: string): string | Failure {
+  if (country === "ES") return nifError(body) ?? body;
+  const vat = checkEuVat(country, body);
+  return vat.ok ? vat.body : invalidValue(vat.message);
 }
 
 /** Accepts the number with or without its own prefix (EL or GR for Greece); stores it prefixed. */
 function euVat(country: string, value: string): string | Failure {
   const prefix = vatPrefix(country);
   const given = value.slice(0, 2);
-  if (given === prefix || (country === "GR" && given === "GR")) {
-    return vatBodyError(country, value.slice(2)) ?? prefix + value.slice(2);
-  }
-  const error = vatBodyError(country, value);
-  if (error && (given === "EL" || EU_MEMBER_STATES.has(given))) {
+  const prefixed = given === prefix || (country === "GR" && given === "GR");
+  const body = vatBody(country, prefixed ? value.slice(2) : value);
+  if (typeof body === "string") return prefix + body;
+  if (!prefixed && (given === "EL" || EU_MEMBER_STATES.has(given))) {
     return invalidValue(`the VAT prefix ${given} does not match country ${country}`);
   }
-  return error ?? prefix + value;
+  return body;
 }
 
 /**
@@ -102,8 +73,8 @@ function euVat(country: string, value: string): string | Failure {
  * // { ok: false, param: "tax_id.country", message: "Invalid tax_id.country: an es_nif ..." }
  */
 export function checkTaxId(input: { country: string; type: TaxIdType; value: string }): TaxIdCheck {
-  const country = input.country.toUpperCase();
-  if (!isCountryCode(country)) {
+  const country = asciiUpperCase(input.country);
+  if (country === undefined || !isCountryCode(country)) {
     return {
       ok: false,
       param: "tax_id.country",
@@ -117,10 +88,10 @@ export function checkTaxId(input: { country: string; type: TaxIdType; value: str
 
   const stripped = input.value.replace(/[ .-]/g, "");
   if (stripped === "") return invalidValue("must not be empty");
-  if (!/^[A-Za-z0-9]+$/.test(stripped)) {
+  const value = asciiUpperCase(stripped);
+  if (value === undefined || !/^[A-Z0-9]+$/.test(value)) {
     return invalidValue("may contain only letters A-Z, digits, spaces, dots and hyphens");
   }
-  const value = stripped.toUpperCase();
 
   let result: string | Failure;
   if (input.type === "es_nif") {

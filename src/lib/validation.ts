@@ -35,6 +35,38 @@ export function multilineText(max: number) {
     );
 }
 
+const ASCII = /^[\u0000-\u007f]*$/;
+
+/**
+ * `s` uppercased, or `undefined` when it holds a character outside ASCII. JavaScript's
+ * uppercasing turns some non-ASCII letters into ASCII ones ("ſ" → "S", "ß" → "SS", "ı" → "I",
+ * "ﬁ" → "FI"), so a look-alike would pass a check of A–Z made after it: check ASCII first.
+ * Every value the API uppercases goes through here.
+ *
+ * @example
+ * asciiUpperCase("es"); // "ES"
+ * asciiUpperCase("ſe"); // undefined
+ */
+export function asciiUpperCase(s: string): string | undefined {
+  return ASCII.test(s) ? s.toUpperCase() : undefined;
+}
+
+/**
+ * A string field that is uppercased on input: ASCII (`asciiUpperCase`) that passes `valid`
+ * once uppercased, else 400 with `message`.
+ *
+ * @example
+ * const currency = upperCaseCode((s) => /^[A-Z]{3}$/.test(s), "must be an ISO 4217 currency code");
+ */
+export function upperCaseCode(valid: (upper: string) => boolean, message: string) {
+  return z.string().transform((s, ctx) => {
+    const upper = asciiUpperCase(s);
+    if (upper !== undefined && valid(upper)) return upper;
+    ctx.addIssue({ code: "custom", message });
+    return z.NEVER;
+  });
+}
+
 /** JSON Pointer-ish dotted path: `address.city`, `enabled_events.2`. */
 function dotted(path: readonly PropertyKey[]): string {
   return path.map(String).join(".");

@@ -4,6 +4,7 @@ import { deliveryAttempts, type EventDestinationRow, eventDestinations } from ".
 import { nowIso, nowMs } from "../lib/clock";
 import { newId } from "../lib/ids";
 import { allowLoopbackDestinations, DELIVERY_TIMEOUT_MS, DISABLE_AFTER_MS } from "./config";
+import { deadLetterWrites } from "./dead-letters";
 import { SIGNATURE_HEADER, signatureHeader } from "./signature";
 import { checkDestinationUrl } from "./url";
 
@@ -47,11 +48,13 @@ export async function post(destination: EventDestinationRow, body: string, env: 
 /**
  * Records the attempt and the destination's health in one batch. A failure starts (or
  * continues) its failing streak; a streak of 24 hours disables it. Returns whether it did.
+ * A failed `last` attempt also stops the delivery: exhausted, kept as a dead letter.
  */
 export async function recordAttempt(
   db: Database,
   attempt: { eventId: string; destinationId: string; number: number },
   outcome: Outcome,
+  { last }: { last: boolean },
 ): Promise<boolean> {
   const now = nowIso();
   const insert = db.insert(deliveryAttempts).values({
@@ -71,6 +74,8 @@ export async function recordAttempt(
     return false;
   }
   const cutoff = new Date(nowMs() - DISABLE_AFTER_MS).toISOString();
+  const { eventId, destinationId, number } = attempt;
+  const stop = last ? deadLetterWrites(db, { eventId, destinationId, attempt: number }, "exhausted") : [];
   const [, , disabled] = await db.batch([
     insert,
     db
@@ -89,6 +94,7 @@ export async function recordAttempt(
         ),
       )
       .returning({ id: eventDestinations.id }),
+    ...stop,
   ]);
   return disabled.length > 0;
 }

@@ -1,16 +1,23 @@
 import { eq } from "drizzle-orm";
 import { createDb } from "../db/client";
-import { deliveryAttempts, eventDestinations, events } from "../db/schema";
-import { nowIso } from "../lib/clock";
-import { newId } from "../lib/ids";
+import { eventDestinations, events } from "../db/schema";
+import { logError } from "../lib/log";
 import { post, recordAttempt } from "./attempt";
-import { MAX_ATTEMPTS, retryDelayAfter } from "./config";
+import { MAX_ATTEMPTS, ownRetryDelay, retryDelayAfter } from "./config";
+import { deadLetterWrites } from "./dead-letters";
 import type { DeliveryMessage } from "./message";
 import { serializeThinEvent } from "./payload";
 
+/**
+ * One receiver attempt. A failed attempt queues the next one as a new message (its number
+ * in the body, after its delay) and acks this one; the fifth is recorded as the last. Any
+ * throw is our own failure (D1, the queue, a bug), handled by the caller.
+ */
 async function deliverOne(message: Message<DeliveryMessage>, env: Env): Promise<void> {
   const db = createDb(env.DB);
   const { event_id, destination_id } = message.body;
+  // A message queued before the attempt travelled in its body: the queue's count stands in.
+  const attempt = message.body.attempt ?? message.attempts;
   const [eventRows, destinationRows] = await db.batch([
     db.select().from(events).where(eq(events.id, event_id)).limit(1),
     db.select().from(eventDestinations).where(eq(eventDestinations.id, destination_id)).limit(1),
@@ -25,52 +32,77 @@ async function deliverOne(message: Message<DeliveryMessage>, env: Env): Promise<
     return;
   }
   const outcome = await post(destination, JSON.stringify(serializeThinEvent(event)), env);
+  const last = attempt >= MAX_ATTEMPTS;
   const disabledNow = await recordAttempt(
     db,
-    { eventId: event.id, destinationId: destination.id, number: message.attempts },
+    { eventId: event.id, destinationId: destination.id, number: attempt },
     outcome,
+    { last },
   );
-  if (outcome.ok || disabledNow) {
-    message.ack();
-  } else {
-    // After the last attempt this retry hands the message to the dead-letter queue.
-    message.retry({ delaySeconds: retryDelayAfter(env, message.attempts) });
+  if (!outcome.ok && !disabledNow && !last) {
+    await env.WEBHOOKS.send(
+      { event_id, destination_id, attempt: attempt + 1 },
+      { delaySeconds: retryDelayAfter(env, attempt) },
+    );
   }
+  message.ack();
 }
 
-/** The `webhook-deliveries` consumer: a batch is delivered concurrently, acked per message. */
+/** Ids for a log line, whatever the body holds (`logError` redacts what is not id-shaped). */
+function logIds(message: Message<unknown>) {
+  const body = message.body as Partial<DeliveryMessage> | null;
+  return { message_id: message.id, event_id: body?.event_id, destination_id: body?.destination_id };
+}
+
+/**
+ * The `webhook-deliveries` consumer: a batch is delivered concurrently, acked per message.
+ * Our own failure retries the same message, so the same receiver attempt, with our own
+ * backoff; past the queue's `max_retries` it goes to the dead-letter queue.
+ */
 export async function deliverBatch(batch: MessageBatch<DeliveryMessage>, env: Env): Promise<void> {
   await Promise.all(
     batch.messages.map(async (message) => {
       try {
         await deliverOne(message, env);
       } catch (err) {
-        console.error(JSON.stringify({ event: "delivery_error", id: message.id, error: String(err) }));
-        message.retry({ delaySeconds: retryDelayAfter(env, message.attempts) });
+        logError("delivery_error", err, logIds(message));
+        message.retry({ delaySeconds: ownRetryDelay(message.attempts) });
       }
     }),
   );
 }
 
-/** The dead-letter consumer: a delivery that used its five attempts is recorded as exhausted. */
-export async function recordExhausted(batch: MessageBatch<DeliveryMessage>, env: Env): Promise<void> {
-  if (batch.messages.length === 0) return;
+function isDelivery(body: unknown): body is DeliveryMessage {
+  const b = body as Partial<DeliveryMessage> | null;
+  return typeof b?.event_id === "string" && typeof b.destination_id === "string";
+}
+
+/**
+ * The dead-letter consumer: a delivery our own processing kept failing is recorded as
+ * exhausted and kept as a dead letter for a re-drive. One that cannot be recorded is retried
+ * (the DLQ's `max_retries` is the most Queues allows), never acked unrecorded.
+ */
+export async function recordDeadLetters(batch: MessageBatch<DeliveryMessage>, env: Env): Promise<void> {
   const db = createDb(env.DB);
-  const now = nowIso();
-  // One statement for the batch: it is recorded whole or retried whole, never half.
-  await db.insert(deliveryAttempts).values(
-    batch.messages.map((message) => ({
-      id: newId("deliveryAttempt"),
-      eventId: message.body.event_id,
-      destinationId: message.body.destination_id,
-      // The dead-letter queue counts its own attempts from 1; this was the main queue's last.
-      attempt: MAX_ATTEMPTS,
-      outcome: "exhausted" as const,
-      statusCode: null,
-      durationMs: null,
-      error: "all attempts failed; no more retries",
-      createdAt: now,
-    })),
+  await Promise.all(
+    batch.messages.map(async (message) => {
+      if (!isDelivery(message.body)) {
+        // Nothing to deliver or re-drive: said loudly, then dropped.
+        logError("dead_letter_malformed", null, { message_id: message.id });
+        message.ack();
+        return;
+      }
+      const { event_id, destination_id, attempt } = message.body;
+      const delivery = { eventId: event_id, destinationId: destination_id, attempt: attempt ?? MAX_ATTEMPTS };
+      // Without `attempt`, the previous consumer dead-lettered it after the receiver's 5 failures.
+      const reason = attempt === undefined ? "exhausted" : "dead_lettered";
+      try {
+        await db.batch(deadLetterWrites(db, delivery, reason));
+        message.ack();
+      } catch (err) {
+        logError("dead_letter_error", err, logIds(message));
+        message.retry({ delaySeconds: ownRetryDelay(message.attempts) });
+      }
+    }),
   );
-  for (const message of batch.messages) message.ack();
 }

@@ -1,73 +1,87 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
-import { createDb } from "../db/client";
-import { type EventDestinationRow, type EventRow, eventDestinations, events } from "../db/schema";
+import { createDb, type Database } from "../db/client";
+import { type EventRow, eventDestinations, events } from "../db/schema";
 import { nowIso } from "../lib/clock";
+import { logError } from "../lib/log";
 import type { DeliveryMessage } from "./message";
 
 const SEND_BATCH = 100; // Queues' sendBatch limit
-/** D1 allows 100 bound parameters per statement; the final update binds one more than this. */
-const ID_CHUNK = 90;
+/** Events dispatched side by side; one UPDATE marks the group (ids far under D1's 100 parameters). */
+const GROUP = 10;
+
+/** What the fan-out needs of an event. */
+export type Dispatchable = Pick<EventRow, "id" | "accountId" | "live" | "type">;
+type Listener = { id: string; enabledEvents: string[] };
 
 function subscribed(enabledEvents: string[], type: string): boolean {
   return enabledEvents.includes("*") || enabledEvents.includes(type);
 }
 
-/**
- * The outbox step for events already in hand: one queue message per (event, enabled
- * destination of the same account and environment that subscribes to its type), then the
- * events are marked dispatched. If the isolate dies in between, the cron sweep sends them
- * again: deliveries are at least once, and receivers dedupe by event id.
- */
-export async function fanOut(env: Env, pending: EventRow[]): Promise<void> {
-  if (pending.length === 0) return;
-  const db = createDb(env.DB);
-  const messages: { body: DeliveryMessage }[] = [];
-  const destinationsByScope = new Map<string, EventDestinationRow[]>();
-  for (const event of pending) {
+/** The enabled destinations of each account and environment, read once per fan-out. */
+function listenersByScope(db: Database) {
+  const cache = new Map<string, Promise<Listener[]>>();
+  return (event: Dispatchable): Promise<Listener[]> => {
     const scope = `${event.accountId}:${event.live}`;
-    let destinations = destinationsByScope.get(scope);
-    if (!destinations) {
-      destinations = await db
-        .select()
-        .from(eventDestinations)
-        .where(
-          and(
-            eq(eventDestinations.accountId, event.accountId),
-            eq(eventDestinations.live, event.live),
-            eq(eventDestinations.status, "enabled"),
-          ),
-        );
-      destinationsByScope.set(scope, destinations);
+    let listeners = cache.get(scope);
+    if (!listeners) {
+      const d = eventDestinations;
+      listeners = db
+        .select({ id: d.id, enabledEvents: d.enabledEvents })
+        .from(d)
+        .where(and(eq(d.accountId, event.accountId), eq(d.live, event.live), eq(d.status, "enabled")))
+        .execute();
+      cache.set(scope, listeners);
     }
-    for (const d of destinations) {
-      if (subscribed(d.enabledEvents, event.type)) {
-        messages.push({ body: { event_id: event.id, destination_id: d.id } });
-      }
-    }
-  }
+    return listeners;
+  };
+}
+
+/** Queues one event's messages; at most 16 destinations listen, so one sendBatch holds them all. */
+async function send(env: Env, event: Dispatchable, listeners: Listener[]): Promise<void> {
+  const messages: { body: DeliveryMessage }[] = listeners
+    .filter((d) => subscribed(d.enabledEvents, event.type))
+    .map((d) => ({ body: { event_id: event.id, destination_id: d.id, attempt: 1 } }));
   for (let i = 0; i < messages.length; i += SEND_BATCH) {
     await env.WEBHOOKS.sendBatch(messages.slice(i, i + SEND_BATCH));
   }
-  await db
-    .update(events)
-    .set({ dispatchedAt: nowIso() })
-    .where(
-      inArray(
-        events.id,
-        pending.map((e) => e.id),
-      ),
-    );
 }
 
-/** Fans out the events of `eventIds` that are still undispatched (read back in chunks). */
-export async function fanOutById(env: Env, eventIds: string[]): Promise<void> {
+/**
+ * The outbox step: one queue message per (event, enabled destination of its account and
+ * environment subscribed to its type), then the event is marked dispatched.
+ *
+ * Each event goes on its own: all its messages in one `sendBatch` (the 16-destination limit
+ * keeps them under the batch's 100), so an event is either wholly on the queue or not at
+ * all, and its `dispatched_at` records every (event, destination) pair at once. A failure
+ * (its destinations' read, the queue) is logged by id and leaves only that event for the
+ * cron sweep. Groups of 10 events are sent side by side and marked by one UPDATE: a fan-out
+ * cut short re-sends at most its unfinished group, never what was marked. Failing to mark
+ * throws (D1 is down: sending more would only be sent again). Returns the ids dispatched.
+ */
+export async function fanOut(env: Env, pending: Dispatchable[]): Promise<string[]> {
   const db = createDb(env.DB);
-  for (let i = 0; i < eventIds.length; i += ID_CHUNK) {
-    const chunk = eventIds.slice(i, i + ID_CHUNK);
-    const pending = await db
-      .select()
-      .from(events)
-      .where(and(inArray(events.id, chunk), isNull(events.dispatchedAt)));
-    await fanOut(env, pending);
+  const listenersOf = listenersByScope(db);
+  const dispatched: string[] = [];
+  for (let i = 0; i < pending.length; i += GROUP) {
+    const group = pending.slice(i, i + GROUP);
+    const sent = await Promise.all(
+      group.map(async (event) => {
+        try {
+          await send(env, event, await listenersOf(event));
+          return event.id;
+        } catch (err) {
+          logError("dispatch_error", err, { event_id: event.id });
+          return null;
+        }
+      }),
+    );
+    const ids = sent.filter((id): id is string => id !== null);
+    if (ids.length === 0) continue;
+    await db
+      .update(events)
+      .set({ dispatchedAt: nowIso() })
+      .where(and(inArray(events.id, ids), isNull(events.dispatchedAt)));
+    dispatched.push(...ids);
   }
+  return dispatched;
 }

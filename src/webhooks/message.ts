@@ -1,9 +1,18 @@
 /**
  * The contract of the `webhook-deliveries` queue (and its dead-letter queue): one message
- * per (event, destination). The producer (`fan-out.ts`) and the consumer (`consumer.ts`)
- * both import it from here.
+ * per (event, destination) and receiver attempt. The producers (`fan-out.ts`, `redrive.ts`,
+ * the consumer's next attempt) and the consumers (`consumer.ts`) import it from here.
  */
-export type DeliveryMessage = { event_id: string; destination_id: string };
+export type DeliveryMessage = {
+  event_id: string;
+  destination_id: string;
+  /**
+   * The receiver's attempt this message makes, 1 to 5. It travels in the body, not in the
+   * queue's `attempts`, which also counts our own failures: those retry the same message and
+   * must not use up the receiver's attempts. Absent on messages queued before it existed.
+   */
+  attempt?: number;
+};
 
 declare global {
   interface Env {

@@ -60,14 +60,24 @@ export async function deliveryAttempts(destinationId: string) {
 /** The worker's queue handler with the runtime's full signature (it does not use `ctx`). */
 const queueHandler = worker.queue as NonNullable<ExportedHandler<Env, DeliveryMessage>["queue"]>;
 
+/** The next attempts a consumer run queued, with their delays (held back from the real queue). */
+export type Queued = { body: DeliveryMessage; delaySeconds: number | undefined };
+
 /**
  * Runs the consumer of `queue` on one batch (ids m1, m2…), spying on every message's
- * `retry`: the test pool's result drops `delaySeconds`, the spy keeps it.
+ * `retry`: the test pool's result drops `delaySeconds`, the spy keeps it. What the consumer
+ * queues (a receiver's next attempt) is returned in `sent` and not put on the real queue,
+ * where it would reach a later test; a test may replace `env.WEBHOOKS.send` itself first.
  */
 export async function runQueue(
   messages: { body: DeliveryMessage; attempts?: number }[],
   queue = "webhook-deliveries",
 ) {
+  const producer = env.WEBHOOKS as Queue<DeliveryMessage>;
+  const send = vi.isMockFunction(producer.send)
+    ? vi.mocked(producer.send)
+    : vi.spyOn(producer, "send").mockResolvedValue({} as QueueSendResponse);
+  const sentBefore = send.mock.calls.length;
   const batch = createMessageBatch<DeliveryMessage>(
     queue,
     messages.map((m, i) => ({
@@ -81,5 +91,18 @@ export async function runQueue(
   const ctx = createExecutionContext();
   await queueHandler(batch, env, ctx);
   const result = await getQueueResult(batch, ctx);
-  return { result, retries };
+  const sent: Queued[] = send.mock.calls
+    .slice(sentBefore)
+    .map(([body, options]) => ({ body, delaySeconds: options?.delaySeconds }));
+  return { result, retries, sent };
+}
+
+/** The destination's dead letters (deliveries that will not be attempted again until re-driven). */
+export async function deadLetters(destinationId: string) {
+  const rows = await env.DB.prepare(
+    "SELECT * FROM webhook_dead_letters WHERE destination_id = ? ORDER BY event_id",
+  )
+    .bind(destinationId)
+    .all<Record<string, unknown>>();
+  return rows.results;
 }

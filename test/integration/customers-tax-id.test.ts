@@ -37,13 +37,20 @@ describe("Tax ID rules through the API", () => {
       ["es_nif, a NIE", "ES", "es_nif", "x-1234567-l", "X1234567L"],
       ["eu_vat ES without its prefix", "ES", "eu_vat", "b-1234.5674", "ESB12345674"],
       ["eu_vat ES with its prefix", "ES", "eu_vat", "esb12345674", "ESB12345674"],
-      ["eu_vat DE with spaces", "de", "eu_vat", "DE 123 456 789", "DE123456789"],
-      ["eu_vat DE without its prefix", "DE", "eu_vat", "123456789", "DE123456789"],
+      ["eu_vat DE with spaces", "de", "eu_vat", "DE 136 695 976", "DE136695976"],
+      ["eu_vat DE without its prefix", "DE", "eu_vat", "136695976", "DE136695976"],
       ["eu_vat FR", "FR", "eu_vat", "FR 40 303 265 045", "FR40303265045"],
-      ["eu_vat GR with the EL prefix", "GR", "eu_vat", "EL123456789", "EL123456789"],
-      ["eu_vat GR without a prefix gets EL", "GR", "eu_vat", "123456789", "EL123456789"],
-      ["eu_vat GR, lowercase with dots", "gr", "eu_vat", "el 123.456.789", "EL123456789"],
-      ["eu_vat GR written with GR is stored with EL", "GR", "eu_vat", "GR123456789", "EL123456789"],
+      ["eu_vat GR with the EL prefix", "GR", "eu_vat", "EL094259216", "EL094259216"],
+      ["eu_vat GR without a prefix gets EL", "GR", "eu_vat", "094259216", "EL094259216"],
+      ["eu_vat GR, lowercase with dots", "gr", "eu_vat", "el 094.259.216", "EL094259216"],
+      ["eu_vat GR written with GR is stored with EL", "GR", "eu_vat", "GR094259216", "EL094259216"],
+      [
+        "eu_vat BE, an old 9-digit number gets its leading 0",
+        "BE",
+        "eu_vat",
+        "BE 428.759.497",
+        "BE0428759497",
+      ],
       ["local in the US", "US", "local", "12-3456789", "123456789"],
       ["local in Japan, lowercase", "jp", "local", "t1234.5678.9012.3", "T1234567890123"],
       ["local in Switzerland", "CH", "local", "che-123.456.789", "CHE123456789"],
@@ -79,6 +86,7 @@ describe("Tax ID rules through the API", () => {
       ["a German VAT number of the wrong shape", "eu_vat", "DE", "DE12345"],
       ["a VAT number with another member state's prefix", "eu_vat", "DE", "FR40303265045"],
       ["a Greek VAT number of the wrong shape", "eu_vat", "GR", "EL12345"],
+      ["a German VAT number that fails its check digits", "eu_vat", "DE", "DE136695978"],
       ["a local value with a slash", "local", "US", "12/34"],
       ["a local value of separators only", "local", "US", " .-. "],
     ])("%s is 400 param tax_id.value", async (_, type, country, value) => {
@@ -101,10 +109,10 @@ describe("Tax ID rules through the API", () => {
       }
       expect((await api.get(path)).body).toEqual(customer);
       const updated = await api.patch(path, {
-        tax_id: { country: "gr", type: "eu_vat", value: "123456789" },
+        tax_id: { country: "gr", type: "eu_vat", value: "094259216" },
       });
       expectStatus(updated, 200);
-      expect(updated.body.tax_id).toMatchObject({ country: "GR", type: "eu_vat", value: "EL123456789" });
+      expect(updated.body.tax_id).toMatchObject({ country: "GR", type: "eu_vat", value: "EL094259216" });
     });
   });
 });

@@ -45,6 +45,24 @@ const REJECTED_URLS: [string, string][] = [
   ["loopback http with a port (local development only)", "http://127.0.0.1:9000/hook"],
   ["localhost http with a port (local development only)", "http://localhost:9000/hook"],
   ["not a URL", "hooks.example.com/in"],
+  // Special-purpose ranges that are not ordinary unicast (ipaddr.js ranges).
+  ["Teredo 2001::/32", "https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/in"],
+  ["ORCHIDv2 2001:20::/28", "https://[2001:20::1]/in"],
+  ["deprecated ORCHID 2001:10::/28", "https://[2001:10::1]/in"],
+  ["6to4 2002::/16 of a public IPv4", "https://[2002:808:808::1]/in"],
+  ["NAT64 64:ff9b::/96 of a public IPv4", "https://[64:ff9b::8.8.8.8]/in"],
+  ["IPv4-translated ::ffff:0:0:0/96 (RFC 6145)", "https://[::ffff:0:808:808]/in"],
+  ["AMT 2001:3::/32", "https://[2001:3::1]/in"],
+  ["AS112 2001:4:112::/48", "https://[2001:4:112::1]/in"],
+  ["drone remote ID 2001:30::/28", "https://[2001:30::1]/in"],
+  ["segment routing 5f00::/16", "https://[5f00::1]/in"],
+  ["IPv4-mapped CGNAT [::ffff:100.64.0.1]", "https://[::ffff:100.64.0.1]/in"],
+  ["the 6to4 relay anycast 192.88.99.0/24", "https://192.88.99.1/in"],
+  ["the 6to4 relay anycast in decimal (3227017985)", "https://3227017985/in"],
+  ["AS112 192.175.48.0/24", "https://192.175.48.1/in"],
+  ["AMT 192.52.193.0/24", "https://192.52.193.1/in"],
+  ["hex and short IPv4 (0x7f.1)", "https://0x7f.1/in"],
+  ["decimal IPv4 over http (http://2130706433/)", "http://2130706433/in"],
 ];
 
 describe("event destinations: the URL rule", () => {
@@ -55,6 +73,13 @@ describe("event destinations: the URL rule", () => {
     account = await createAccount();
     api = client(account.testKey);
     existing = (await createDestination(api)).id;
+  });
+
+  it("the URL parser writes decimal, hex, octal and short IPv4 as dotted decimal before the check", () => {
+    for (const host of ["2130706433", "0x7f.1", "0177.0.0.1", "127.1", "0x7F000001"]) {
+      expect(new URL(`http://${host}/`).hostname).toBe("127.0.0.1");
+    }
+    expect(new URL("https://[::FFFF:127.0.0.1]/").hostname).toBe("[::ffff:7f00:1]");
   });
 
   it.each(REJECTED_URLS)("create with %s is 400 with param url and creates nothing", async (_, url) => {
@@ -84,6 +109,12 @@ describe("event destinations: the URL rule", () => {
     ["a public IPv4 literal", "https://8.8.8.8/in", "https://8.8.8.8/in"],
     ["a public IPv6 literal", "https://[2606:4700:4700::1111]/in", "https://[2606:4700:4700::1111]/in"],
     ["an upper-case host (normalised)", "https://HOOKS.Example.COM/in", "https://hooks.example.com/in"],
+    [
+      "a public IPv6 literal next to the special 2001::/23",
+      "https://[2001:4860::1]/in",
+      "https://[2001:4860::1]/in",
+    ],
+    ["an IPv4-mapped public address", "https://[::ffff:8.8.8.8]/in", "https://[::ffff:808:808]/in"],
   ])("create with %s is accepted", async (_, url, stored) => {
     const res = await api.post("/v1/event-destinations", { ...validDestination, url });
     expectStatus(res, 201);

@@ -28,11 +28,11 @@ describe("webhook consumer: successive attempts", () => {
     const dest = await createDestination(account.testKey);
     const body = { event_id: await insertEvent(account.id), destination_id: dest.id };
     const clock = useClock(T0);
-    await runQueue([{ body, attempts: 1 }]);
+    await runQueue([{ body: { ...body, attempt: 1 } }]);
     clock.set(T0 + 60_000);
-    await runQueue([{ body, attempts: 2 }]);
+    await runQueue([{ body: { ...body, attempt: 2 } }]);
     clock.set(T0 + 660_000);
-    await runQueue([{ body, attempts: 3 }]);
+    await runQueue([{ body: { ...body, attempt: 3 } }]);
 
     expect(calls).toHaveLength(3);
     const signatures = calls.map((c) => parseSignature(c.headers.get("service-signature")));
@@ -56,7 +56,7 @@ describe("webhook consumer: successive attempts", () => {
     const dest = await createDestination(account.testKey);
     const eventId = await insertEvent(account.id);
     for (let attempt = 1; attempt <= 5; attempt++) {
-      await runQueue([{ body: { event_id: eventId, destination_id: dest.id }, attempts: attempt }]);
+      await runQueue([{ body: { event_id: eventId, destination_id: dest.id, attempt } }]);
     }
     const rows = await deliveryAttempts(dest.id);
     expect(rows.map((r) => [r.attempt, r.outcome, r.status_code, r.error])).toEqual([
@@ -75,7 +75,7 @@ describe("webhook consumer: successive attempts", () => {
 });
 
 describe("webhook consumer: batches", () => {
-  it("the messages of a batch are delivered concurrently and acked or retried one by one", async () => {
+  it("the messages of a batch are delivered concurrently and each is acked, a failed one after queueing its next attempt", async () => {
     const ok = await createDestination(account.testKey, { url: "https://ok.example.com/a" });
     const failing = await createDestination(account.testKey, { url: "https://fail.example.com/b" });
     const ok2 = await createDestination(account.testKey, { url: "https://ok.example.com/c" });
@@ -103,18 +103,18 @@ describe("webhook consumer: batches", () => {
       return new Response("x", { status: call.url.includes("fail") ? 500 : 200 });
     });
 
-    const { result, retries } = await runQueue([
-      { body: { event_id: eventId, destination_id: ok.id }, attempts: 1 },
-      { body: { event_id: eventId, destination_id: failing.id }, attempts: 2 },
-      { body: { event_id: eventId, destination_id: ok2.id }, attempts: 1 },
+    const { result, retries, sent } = await runQueue([
+      { body: { event_id: eventId, destination_id: ok.id, attempt: 1 } },
+      { body: { event_id: eventId, destination_id: failing.id, attempt: 2 } },
+      { body: { event_id: eventId, destination_id: ok2.id, attempt: 1 } },
     ]);
     expect(stalled, "the sends did not run concurrently").toBe(false);
     expect(started).toBe(3);
-    expect([...result.explicitAcks].sort()).toEqual(["m1", "m3"]);
-    expect(result.retryMessages).toEqual([{ msgId: "m2" }]);
-    expect(retries[0]).not.toHaveBeenCalled();
-    expect(retries[1]).toHaveBeenCalledWith({ delaySeconds: 600 });
-    expect(retries[2]).not.toHaveBeenCalled();
+    expect([...result.explicitAcks].sort()).toEqual(["m1", "m2", "m3"]);
+    for (const retry of retries) expect(retry).not.toHaveBeenCalled();
+    expect(sent).toEqual([
+      { body: { event_id: eventId, destination_id: failing.id, attempt: 3 }, delaySeconds: 600 },
+    ]);
   });
 
   it("a message whose handling throws is retried without holding back the others", async () => {

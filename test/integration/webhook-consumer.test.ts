@@ -3,25 +3,26 @@
  * message batches: what one attempt does with each kind of answer. Events are inserted
  * straight into D1 (already dispatched), so the real local queue carries nothing here.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { env } from "cloudflare:workers";
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import type { DeliveryMessage } from "../../src/webhooks/message";
 import { client } from "../helpers/api";
 import { createAccount, createDestination, insertEvent, type TestAccount } from "../helpers/factories";
-import { type Call, captureFetch, deliveryAttempts, runQueue } from "../helpers/webhooks";
+import { type Call, captureFetch, deadLetters, deliveryAttempts, runQueue } from "../helpers/webhooks";
 
 /** Seconds to wait after failed attempt 1, 2, 3, 4 (WEBHOOK_RETRY_DELAYS in wrangler.toml). */
 const DELAYS = [60, 600, 3600, 21600];
 
 let account: TestAccount;
 
-/** One message for a new event to a new destination, through the consumer. */
-async function deliverOnce(respond: (call: Call) => Response | Promise<Response>, attempts = 1) {
+/** One message, the receiver's attempt `attempt`, for a new event to a new destination. */
+async function deliverOnce(respond: (call: Call) => Response | Promise<Response>, attempt = 1) {
   const { calls } = captureFetch(respond);
   const dest = await createDestination(account.testKey);
   const eventId = await insertEvent(account.id);
-  const body: DeliveryMessage = { event_id: eventId, destination_id: dest.id };
-  const { result, retries } = await runQueue([{ body, attempts }]);
-  return { calls, result, retry: retries[0], dest, eventId };
+  const body: DeliveryMessage = { event_id: eventId, destination_id: dest.id, attempt };
+  const { result, retries, sent } = await runQueue([{ body }]);
+  return { calls, result, retry: retries[0], sent, dest, eventId, body };
 }
 
 beforeEach(async () => {
@@ -84,12 +85,12 @@ describe("webhook consumer: a failed attempt", () => {
   it.each(CASES)(
     "%s on attempt %i is retried after %i seconds and recorded as failed",
     async (_, attempt, delay, respond, row) => {
-      const { calls, result, retry, dest, eventId } = await deliverOnce(respond, attempt);
+      const { calls, result, retry, sent, dest, eventId, body } = await deliverOnce(respond, attempt);
       expect(calls).toHaveLength(1);
-      expect(retry).toHaveBeenCalledTimes(1);
-      expect(retry).toHaveBeenCalledWith({ delaySeconds: delay });
-      expect(result.explicitAcks).toEqual([]);
-      expect(result.retryMessages).toEqual([{ msgId: "m1" }]);
+      // The next attempt is a new message; this one is done.
+      expect(sent).toEqual([{ body: { ...body, attempt: attempt + 1 }, delaySeconds: delay }]);
+      expect(retry).not.toHaveBeenCalled();
+      expect(result.explicitAcks).toEqual(["m1"]);
       expect(await deliveryAttempts(dest.id)).toEqual([
         expect.objectContaining({
           event_id: eventId,
@@ -127,7 +128,7 @@ describe("webhook consumer: a failed attempt", () => {
     // The real AbortSignal.timeout, shortened so the test does not wait 10 s.
     const realTimeout = AbortSignal.timeout.bind(AbortSignal);
     const timeout = vi.spyOn(AbortSignal, "timeout").mockImplementation(() => realTimeout(20));
-    const { calls, result, retry, dest } = await deliverOnce(
+    const { calls, result, sent, dest, body } = await deliverOnce(
       (call) =>
         new Promise<Response>((_, reject) => {
           const signal = call.init.signal as AbortSignal;
@@ -136,30 +137,20 @@ describe("webhook consumer: a failed attempt", () => {
     );
     expect(timeout).toHaveBeenCalledWith(10_000);
     expect(calls).toHaveLength(1);
-    expect(result.retryMessages).toEqual([{ msgId: "m1" }]);
-    expect(retry).toHaveBeenCalledWith({ delaySeconds: 60 });
+    expect(result.explicitAcks).toEqual(["m1"]);
+    expect(sent).toEqual([{ body: { ...body, attempt: 2 }, delaySeconds: 60 }]);
     expect(await deliveryAttempts(dest.id)).toEqual([
       expect.objectContaining({ outcome: "failed", status_code: null, error: "timeout" }),
-    ]);
-  });
-
-  it("a failed fifth attempt calls retry, which hands the message to the dead-letter queue", async () => {
-    const { result, retry, dest } = await deliverOnce(async () => new Response("boom", { status: 503 }), 5);
-    expect(retry).toHaveBeenCalledTimes(1);
-    expect(result.explicitAcks).toEqual([]);
-    expect(result.retryMessages).toEqual([{ msgId: "m1" }]);
-    expect(await deliveryAttempts(dest.id)).toEqual([
-      expect.objectContaining({ attempt: 5, outcome: "failed", status_code: 503 }),
     ]);
   });
 });
 
 describe("webhook consumer: the dead-letter queue", () => {
-  it("the dead-letter consumer records an exhausted attempt, makes no request and acks", async () => {
+  it("a message dead-lettered by the previous consumer (no attempt in its body) is recorded as exhausted after 5 attempts, without a request", async () => {
     const { calls } = captureFetch();
     const dest = await createDestination(account.testKey);
     const eventId = await insertEvent(account.id);
-    // The dead-letter queue counts its own attempts from 1.
+    // That consumer dead-lettered after the receiver's fifth failure; the DLQ counts from 1.
     const { result, retries } = await runQueue(
       [{ body: { event_id: eventId, destination_id: dest.id }, attempts: 1 }],
       "webhook-deliveries-dlq",
@@ -169,6 +160,9 @@ describe("webhook consumer: the dead-letter queue", () => {
     expect(retries[0]).not.toHaveBeenCalled();
     expect(await deliveryAttempts(dest.id)).toEqual([
       expect.objectContaining({ event_id: eventId, attempt: 5, outcome: "exhausted", status_code: null }),
+    ]);
+    expect(await deadLetters(dest.id)).toEqual([
+      expect.objectContaining({ reason: "exhausted", attempt: 5 }),
     ]);
   });
 
@@ -187,5 +181,155 @@ describe("webhook consumer: the dead-letter queue", () => {
     expect([...result.explicitAcks].sort()).toEqual(["m1", "m2"]);
     expect(await deliveryAttempts(a.id)).toEqual([expect.objectContaining({ outcome: "exhausted" })]);
     expect(await deliveryAttempts(b.id)).toEqual([expect.objectContaining({ outcome: "exhausted" })]);
+  });
+});
+
+/** Renames `table` away for the rest of the test: every D1 write to it fails, as in an outage. */
+async function breakTable(table: string): Promise<() => Promise<void>> {
+  await env.DB.prepare(`ALTER TABLE ${table} RENAME TO ${table}_away`).run();
+  let restored = false;
+  const restore = async () => {
+    if (restored) return;
+    restored = true;
+    await env.DB.prepare(`ALTER TABLE ${table}_away RENAME TO ${table}`).run();
+  };
+  onTestFinished(restore);
+  return restore;
+}
+
+describe("webhook consumer: our own failures do not use up the receiver's 5 attempts", () => {
+  it("an attempt that cannot be recorded (D1 write fails) is retried as the same attempt, so the receiver keeps its 5", async () => {
+    const { calls } = captureFetch(() => new Response("boom", { status: 500 }));
+    const dest = await createDestination(account.testKey);
+    const eventId = await insertEvent(account.id);
+    const body: DeliveryMessage = { event_id: eventId, destination_id: dest.id, attempt: 1 };
+    const restore = await breakTable("delivery_attempts");
+    vi.spyOn(console, "error").mockImplementation(() => {});
+
+    const failed = await runQueue([{ body, attempts: 1 }]);
+    expect(failed.result.explicitAcks).toEqual([]);
+    expect(failed.retries[0]).toHaveBeenCalledWith({ delaySeconds: 60 });
+    expect(failed.sent).toEqual([]);
+
+    await restore();
+    // The queue's second try of the same message: still the receiver's first attempt.
+    const again = await runQueue([{ body, attempts: 2 }]);
+    expect(calls).toHaveLength(2);
+    expect(await deliveryAttempts(dest.id)).toEqual([
+      expect.objectContaining({ attempt: 1, outcome: "failed", status_code: 500 }),
+    ]);
+    expect(again.result.explicitAcks).toEqual(["m1"]);
+    expect(again.sent).toEqual([{ body: { ...body, attempt: 2 }, delaySeconds: 60 }]);
+  });
+
+  it.each([
+    [1, 60],
+    [2, 120],
+    [3, 240],
+    [6, 1920],
+    [7, 3600],
+    [10, 3600],
+  ])(
+    "our own failure on the queue's try %i is retried after %i seconds and sends nothing",
+    async (attempts, delay) => {
+      const { calls } = captureFetch();
+      const dest = await createDestination(account.testKey);
+      const eventId = await insertEvent(account.id);
+      await breakTable("events");
+      vi.spyOn(console, "error").mockImplementation(() => {});
+      const { result, retries, sent } = await runQueue([
+        { body: { event_id: eventId, destination_id: dest.id, attempt: 4 }, attempts },
+      ]);
+      expect(calls).toEqual([]);
+      expect(sent).toEqual([]);
+      expect(result.explicitAcks).toEqual([]);
+      expect(retries[0]).toHaveBeenCalledWith({ delaySeconds: delay });
+    },
+  );
+});
+
+describe("webhook consumer: the receiver's attempts travel in the message", () => {
+  it.each(DELAYS.map((delay, i) => [i + 1, i + 2, delay] as const))(
+    "a failed attempt %i queues attempt %i as a new message after %i seconds and acks this one",
+    async (attempt, next, delay) => {
+      captureFetch(() => new Response("boom", { status: 500 }));
+      const dest = await createDestination(account.testKey);
+      const body: DeliveryMessage = {
+        event_id: await insertEvent(account.id),
+        destination_id: dest.id,
+        attempt,
+      };
+      const { result, retries, sent } = await runQueue([{ body }]);
+      expect(result.explicitAcks).toEqual(["m1"]);
+      expect(retries[0]).not.toHaveBeenCalled();
+      expect(sent).toEqual([{ body: { ...body, attempt: next }, delaySeconds: delay }]);
+      expect(await deliveryAttempts(dest.id)).toEqual([
+        expect.objectContaining({ attempt, outcome: "failed" }),
+      ]);
+    },
+  );
+
+  it("the fifth failed attempt is the last: recorded failed then exhausted, kept as a dead letter, acked, nothing queued", async () => {
+    captureFetch(() => new Response("boom", { status: 503 }));
+    const dest = await createDestination(account.testKey);
+    const eventId = await insertEvent(account.id);
+    const { result, retries, sent } = await runQueue([
+      { body: { event_id: eventId, destination_id: dest.id, attempt: 5 } },
+    ]);
+    expect(result.explicitAcks).toEqual(["m1"]);
+    expect(retries[0]).not.toHaveBeenCalled();
+    expect(sent).toEqual([]);
+    expect((await deliveryAttempts(dest.id)).map((r) => [r.attempt, r.outcome])).toEqual([
+      [5, "failed"],
+      [5, "exhausted"],
+    ]);
+    expect(await deadLetters(dest.id)).toEqual([
+      expect.objectContaining({ event_id: eventId, reason: "exhausted", redrive_requested_at: null }),
+    ]);
+  });
+});
+
+describe("webhook consumer: nothing that reaches the dead-letter queue is forgotten", () => {
+  it("a dead-lettered message (our processing kept failing) is recorded as exhausted and kept as a dead letter, then acked", async () => {
+    const { calls } = captureFetch();
+    const dest = await createDestination(account.testKey);
+    const eventId = await insertEvent(account.id);
+    const { result, retries } = await runQueue(
+      [{ body: { event_id: eventId, destination_id: dest.id, attempt: 2 }, attempts: 1 }],
+      "webhook-deliveries-dlq",
+    );
+    expect(calls).toEqual([]);
+    expect(result.explicitAcks).toEqual(["m1"]);
+    expect(retries[0]).not.toHaveBeenCalled();
+    expect(await deliveryAttempts(dest.id)).toEqual([
+      expect.objectContaining({ event_id: eventId, attempt: 2, outcome: "exhausted", status_code: null }),
+    ]);
+    expect(await deadLetters(dest.id)).toEqual([
+      expect.objectContaining({ event_id: eventId, reason: "dead_lettered" }),
+    ]);
+  });
+
+  it("a dead letter that cannot be recorded is retried with a delay, never acked", async () => {
+    captureFetch();
+    const dest = await createDestination(account.testKey);
+    const eventId = await insertEvent(account.id);
+    await breakTable("delivery_attempts");
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const { result, retries } = await runQueue(
+      [{ body: { event_id: eventId, destination_id: dest.id, attempt: 1 }, attempts: 3 }],
+      "webhook-deliveries-dlq",
+    );
+    expect(result.explicitAcks).toEqual([]);
+    expect(retries[0]).toHaveBeenCalledWith({ delaySeconds: 240 });
+  });
+
+  it("a dead-lettered message that is not a delivery at all is logged with its queue id and acked", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const { result } = await runQueue(
+      [{ body: { nonsense: true } as unknown as DeliveryMessage }],
+      "webhook-deliveries-dlq",
+    );
+    expect(result.explicitAcks).toEqual(["m1"]);
+    expect(errors.mock.calls.map((c) => String(c[0])).join()).toContain("m1");
   });
 });

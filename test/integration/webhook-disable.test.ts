@@ -21,11 +21,16 @@ let api: ApiClient;
 let requests: Call[];
 let status: number;
 
-/** Delivers one new event to `destinationId` through the consumer at the current clock. */
-async function deliver(destinationId: string, attempts = 1) {
-  const body = { event_id: await insertEvent(account.id), destination_id: destinationId };
-  const { result, retries } = await runQueue([{ body, attempts }]);
-  return { acked: result.explicitAcks.includes("m1"), retried: (retries[0]?.mock.calls.length ?? 0) > 0 };
+/**
+ * Delivers one new event to `destinationId` through the consumer at the current clock, as
+ * the receiver's attempt `attempt`. `retried`: a next attempt was queued (the message itself
+ * is then acked); `acked`: the delivery is over.
+ */
+async function deliver(destinationId: string, attempt = 1) {
+  const body = { event_id: await insertEvent(account.id), destination_id: destinationId, attempt };
+  const { result, retries, sent } = await runQueue([{ body }]);
+  const retried = sent.length > 0 || (retries[0]?.mock.calls.length ?? 0) > 0;
+  return { acked: result.explicitAcks.includes("m1") && !retried, retried };
 }
 
 async function destinationRow(id: string) {

@@ -13,6 +13,7 @@ describe("configuration is parsed once, and a malformed value is an error", () =
       development: false,
       exposeDbMetrics: false,
       webhookRetryDelays: [60, 600, 3600, 21600],
+      rateLimits: true,
     });
   });
 
@@ -22,7 +23,12 @@ describe("configuration is parsed once, and a malformed value is an error", () =
       EXPOSE_DB_METRICS: "true",
       WEBHOOK_RETRY_DELAYS: "2, 4,8,16",
     });
-    expect(c).toEqual({ development: true, exposeDbMetrics: true, webhookRetryDelays: [2, 4, 8, 16] });
+    expect(c).toEqual({
+      development: true,
+      exposeDbMetrics: true,
+      webhookRetryDelays: [2, 4, 8, 16],
+      rateLimits: true,
+    });
   });
 
   it.each([

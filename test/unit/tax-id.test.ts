@@ -49,7 +49,7 @@ describe("tax_id value normalisation", () => {
   it("values are uppercased and spaces, dots and hyphens removed", () => {
     expectOk(check("ES", "es_nif", " 12.345.678-z "), "12345678Z");
     expectOk(check("ES", "es_nif", "b-1234567 4"), "B12345674");
-    expectOk(check("DE", "eu_vat", "de 123.456-789"), "DE123456789");
+    expectOk(check("DE", "eu_vat", "de 136.695-976"), "DE136695976");
     expectOk(check("US", "local", "ab-12.3 4"), "AB1234");
   });
 
@@ -161,35 +161,36 @@ describe("es_nif", () => {
 });
 
 describe("eu_vat", () => {
-  // [country, well-formed value with its prefix, badly formatted value]
-  const formats: [string, string, string][] = [
-    ["AT", "ATU12345678", "AT12345678"],
-    ["BE", "BE0123456789", "BE2123456789"],
-    ["BG", "BG1234567890", "BG12345678"],
-    ["CY", "CY12345678L", "CY123456789"],
-    ["CZ", "CZ12345678", "CZ1234567"],
-    ["DE", "DE123456789", "DE12345678"],
-    ["DK", "DK12345678", "DK123456789"],
-    ["EE", "EE123456789", "EE1234567890"],
-    ["ES", "ESB12345674", "ESB1234567"],
-    ["FI", "FI12345678", "FI1234567A"],
-    ["FR", "FRAB123456789", "FR1234567890"],
-    ["GR", "EL123456789", "EL12345678A"],
-    ["HR", "HR12345678901", "HR1234567890"],
-    ["HU", "HU12345678", "HU123456789"],
-    ["IE", "IE1234567WA", "IE12345678"],
-    ["IT", "IT12345678901", "IT123456789012"],
-    ["LT", "LT123456789012", "LT1234567890"],
-    ["LU", "LU12345678", "LU1234567"],
-    ["LV", "LV12345678901", "LV1234567890"],
-    ["MT", "MT12345678", "MT123456789"],
-    ["NL", "NL123456789B01", "NL123456789A01"],
-    ["PL", "PL1234567890", "PL123456789"],
-    ["PT", "PT123456789", "PT1234567890"],
-    ["RO", "RO1234567890", "RO12345678901"],
-    ["SE", "SE123456789012", "SE12345678901"],
-    ["SI", "SI12345678", "SI123456789"],
-    ["SK", "SK1234567890", "SK12345678901"],
+  // [country, valid value with its prefix, badly formatted value, value with a wrong check digit]
+  // The valid and wrong-check values are python-stdnum's examples (test/fixtures/eu-vat).
+  const formats: [string, string, string, string][] = [
+    ["AT", "ATU13585627", "AT12345678", "ATU13585626"],
+    ["BE", "BE0428759497", "BE2123456789", "BE0431150351"],
+    ["BG", "BG175074752", "BG12345678", "BG175074751"],
+    ["CY", "CY10259033P", "CY123456789", "CY10259033Z"],
+    ["CZ", "CZ25123891", "CZ1234567", "CZ25123890"],
+    ["DE", "DE136695976", "DE12345678", "DE136695978"],
+    ["DK", "DK13585628", "DK123456789", "DK13585627"],
+    ["EE", "EE100931558", "EE1234567890", "EE100594103"],
+    ["ES", "ESB12345674", "ESB1234567", "ESB12345675"],
+    ["FI", "FI20774740", "FI1234567A", "FI20774741"],
+    ["FR", "FR40303265045", "FR1234567890", "FR84323140391"],
+    ["GR", "EL094259216", "EL12345678A", "EL123456781"],
+    ["HR", "HR33392005961", "HR1234567890", "HR33392005962"],
+    ["HU", "HU12892312", "HU123456789", "HU12892313"],
+    ["IE", "IE6433435OA", "IE12345678", "IE6433435E"],
+    ["IT", "IT00743110157", "IT123456789012", "IT00743110158"],
+    ["LT", "LT100001919017", "LT1234567890", "LT100001919018"],
+    ["LU", "LU15027442", "LU1234567", "LU15027443"],
+    ["LV", "LV40003521600", "LV1234567890", "LV40003521601"],
+    ["MT", "MT11679112", "MT123456789", "MT11679113"],
+    ["NL", "NL004495445B01", "NL123456789A01", "NL123456789B90"],
+    ["PL", "PL8567346215", "PL123456789", "PL8567346216"],
+    ["PT", "PT501964843", "PT1234567890", "PT501964842"],
+    ["RO", "RO18547290", "RO12345678901", "RO18547291"],
+    ["SE", "SE123456789701", "SE12345678901", "SE123456789101"],
+    ["SI", "SI50223054", "SI123456789", "SI50223055"],
+    ["SK", "SK2022749619", "SK12345678901", "SK2022749618"],
   ];
 
   it("every member state has a format case", () => {
@@ -208,26 +209,46 @@ describe("eu_vat", () => {
     expectError(check(country, "eu_vat", bad), "tax_id.value", /not a valid|control character/);
   });
 
-  it("alternative member state formats are accepted", () => {
-    for (const [country, value] of [
-      ["BE", "BE1123456789"],
-      ["BG", "BG123456789"],
-      ["CZ", "CZ1234567890"],
-      ["FR", "FR12345678901"],
-      ["IE", "IE1234567T"],
-      ["IE", "IE8Z49289F"],
-      ["LT", "LT123456789"],
-      ["RO", "RO12"],
-      ["ES", "ES12345678Z"],
-      ["ES", "ESX1234567L"],
-      ["ES", "ESQ1234567D"],
+  it.each(formats)(
+    "a %s VAT number that fails its check digits is rejected before any registry",
+    (country, _valid, _bad, wrongCheck) => {
+      expectError(
+        check(country, "eu_vat", wrongCheck),
+        "tax_id.value",
+        /check (digits|letter)|control character/,
+      );
+    },
+  );
+
+  it("alternative member state formats are accepted, in python-stdnum's compact form", () => {
+    for (const [country, value, stored] of [
+      ["BE", "BE428759497", "BE0428759497"],
+      ["BE", "BE1000000021", "BE1000000021"],
+      ["BG", "BG7501020018", "BG7501020018"],
+      ["BG", "BG7111042925", "BG7111042925"],
+      ["CZ", "CZ7103192745", "CZ7103192745"],
+      ["CZ", "CZ660000002", "CZ660000002"],
+      ["FR", "FR4Z123456782", "FR4Z123456782"],
+      ["GR", "EL94259216", "EL094259216"],
+      ["IE", "IE6433435F", "IE6433435F"],
+      ["IE", "IE8D79739I", "IE8D79739I"],
+      ["LT", "LT119511515", "LT119511515"],
+      ["LV", "LV32867300679", "LV32867300679"],
+      ["NL", "NL4495445B01", "NL004495445B01"],
+      ["NL", "NL002455799B11", "NL002455799B11"],
+      ["RO", "RO19", "RO19"],
+      ["RO", "RO1630615123457", "RO1630615123457"],
+      ["SK", "SK7103192745", "SK7103192745"],
+      ["ES", "ES12345678Z", "ES12345678Z"],
+      ["ES", "ESX1234567L", "ESX1234567L"],
+      ["ES", "ESQ1234567D", "ESQ1234567D"],
     ] as const) {
-      expectOk(check(country, "eu_vat", value), value);
+      expectOk(check(country, "eu_vat", value), stored);
     }
   });
 
   it("DK numbers written in pairs are accepted once spaces are removed", () => {
-    expectOk(check("DK", "eu_vat", "DK 12 34 56 78"), "DK12345678");
+    expectOk(check("DK", "eu_vat", "DK 13 58 56 28"), "DK13585628");
   });
 
   it("a Spanish VAT number must pass the NIF control check", () => {
@@ -236,15 +257,15 @@ describe("eu_vat", () => {
   });
 
   it("Greece is given as GR and stored with the EL prefix", () => {
-    expect(check("gr", "eu_vat", "EL123456789")).toEqual({
+    expect(check("gr", "eu_vat", "EL094259216")).toEqual({
       ok: true,
       country: "GR",
       type: "eu_vat",
-      value: "EL123456789",
+      value: "EL094259216",
     });
-    expectOk(check("GR", "eu_vat", "GR123456789"), "EL123456789");
-    expectOk(check("GR", "eu_vat", "el 123 456 789"), "EL123456789");
-    expectOk(check("GR", "eu_vat", "123456789"), "EL123456789");
+    expectOk(check("GR", "eu_vat", "GR094259216"), "EL094259216");
+    expectOk(check("GR", "eu_vat", "el 094 259 216"), "EL094259216");
+    expectOk(check("GR", "eu_vat", "094259216"), "EL094259216");
   });
 
   it("EL is not accepted as a country", () => {
@@ -267,7 +288,7 @@ describe("eu_vat", () => {
   });
 
   it("a French VAT key made of letters is not mistaken for another member state's prefix", () => {
-    expectOk(check("FR", "eu_vat", "DE123456789"), "FRDE123456789");
+    expectOk(check("FR", "eu_vat", "DE100000025"), "FRDE100000025");
   });
 
   it("a non-member prefix is a format error", () => {

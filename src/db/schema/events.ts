@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { DELIVERY_OUTCOMES, DESTINATION_STATUSES, DISABLED_REASONS, EVENT_TYPES } from "../../constants";
 import { accounts } from "./accounts";
 
@@ -26,6 +26,8 @@ export const events = sqliteTable(
     index("events_related_idx").on(t.accountId, t.live, t.relatedObjectId, t.id),
     // Partial: only what the sweep looks for, so the usual event (born dispatched) skips it.
     index("events_undispatched_idx").on(t.createdAt, t.id).where(sql`${t.dispatchedAt} IS NULL`),
+    // Retention deletes by age through it (src/lib/retention.ts).
+    index("events_created_idx").on(t.createdAt),
   ],
 );
 
@@ -69,6 +71,35 @@ export const deliveryAttempts = sqliteTable(
   (t) => [
     index("delivery_attempts_destination_idx").on(t.destinationId, t.id),
     index("delivery_attempts_event_idx").on(t.eventId, t.id),
+    index("delivery_attempts_created_idx").on(t.createdAt),
+  ],
+);
+
+/** Why a delivery stopped: the receiver failed its 5 attempts, or our own processing kept failing. */
+export const DEAD_LETTER_REASONS = ["exhausted", "dead_lettered"] as const;
+
+/**
+ * Deliveries that will not be attempted again until re-driven (`npm run webhooks:redrive`):
+ * one row per (event, destination), whatever the cause. Kept 30 days, like its event.
+ */
+export const webhookDeadLetters = sqliteTable(
+  "webhook_dead_letters",
+  {
+    eventId: text("event_id").notNull(),
+    destinationId: text("destination_id").notNull(),
+    reason: text("reason", { enum: DEAD_LETTER_REASONS }).notNull(),
+    /** The receiver's attempt the delivery stopped at. */
+    attempt: integer("attempt").notNull(),
+    createdAt: text("created_at").notNull(),
+    /** Set by the re-drive script; the cron then queues the delivery afresh and deletes the row. */
+    redriveRequestedAt: text("redrive_requested_at"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.eventId, t.destinationId] }),
+    index("webhook_dead_letters_created_idx").on(t.createdAt),
+    index("webhook_dead_letters_redrive_idx")
+      .on(t.redriveRequestedAt)
+      .where(sql`${t.redriveRequestedAt} IS NOT NULL`),
   ],
 );
 

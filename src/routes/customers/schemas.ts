@@ -2,16 +2,16 @@ import * as z from "zod";
 import { addressObject, taxIdObject, timestamp } from "../../lib/api-schemas";
 import { listParams } from "../../lib/pagination";
 import { addressInput, addressPatchInput, countryCode, taxIdInput } from "../../lib/party";
-import { text } from "../../lib/validation";
+import { text, upperCaseCode } from "../../lib/validation";
 
 const email = text(254).regex(/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/, "must be a valid email address");
 const phone = text(32);
 
 /** 3–12 of A–Z0–9, uppercased: the hyphen is the invoice-series joiner, so it is excluded. */
-const invoicePrefix = z
-  .string()
-  .transform((s) => s.toUpperCase())
-  .refine((s) => /^[A-Z0-9]{3,12}$/.test(s), "must be 3 to 12 characters A-Z and 0-9");
+const invoicePrefix = upperCaseCode(
+  (s) => /^[A-Z0-9]{3,12}$/.test(s),
+  "must be 3 to 12 characters A-Z and 0-9",
+);
 
 export const createCustomerBody = z
   .object({

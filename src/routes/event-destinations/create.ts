@@ -1,12 +1,44 @@
-import { counted } from "../../db/client";
-import { type EventDestinationRow, eventDestinations } from "../../db/schema";
+import { and, count, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
+import { counted, type Database } from "../../db/client";
+import { accounts, type EventDestinationRow, eventDestinations } from "../../db/schema";
 import { nowIso } from "../../lib/clock";
+import { ApiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { route } from "../../lib/route";
+import { MAX_DESTINATIONS } from "../../webhooks/config";
 import { generateSecret } from "../../webhooks/signature";
 import { destinationUrl } from "./find";
 import { createDestinationBody, destinationObject } from "./schemas";
 import { serializeDestination } from "./serialize";
+
+const COLUMNS = getTableColumns(eventDestinations);
+
+/**
+ * `INSERT … SELECT` of `row` that inserts nothing when its account and environment already
+ * hold `MAX_DESTINATIONS` destinations, enabled or not. The count runs inside the INSERT,
+ * and D1 runs one write at a time, so concurrent creates cannot pass the limit together.
+ */
+function insertWithinLimit(db: Database, row: EventDestinationRow) {
+  const d = eventDestinations;
+  const fields = {} as Record<keyof EventDestinationRow, SQL.Aliased>;
+  for (const [key, value] of Object.entries(row)) {
+    const column = COLUMNS[key as keyof EventDestinationRow];
+    fields[key as keyof EventDestinationRow] = sql`${column.mapToDriverValue(value)}`.as(column.name);
+  }
+  const held = db
+    .select({ n: count() })
+    .from(d)
+    .where(and(eq(d.accountId, row.accountId), eq(d.live, row.live)));
+  return db
+    .insert(d)
+    .select(
+      db
+        .select(fields)
+        .from(accounts)
+        .where(and(eq(accounts.id, row.accountId), sql`(${held}) < ${MAX_DESTINATIONS}`)),
+    )
+    .returning({ id: d.id });
+}
 
 /** 201 with the signing secret. The key's environment is the destination's. */
 export const createDestination = route({
@@ -34,7 +66,13 @@ export const createDestination = route({
       createdAt: now,
       updatedAt: now,
     };
-    await counted(db, db.insert(eventDestinations).values(row));
+    const inserted = await counted(db, insertWithinLimit(db, row));
+    if (inserted.length === 0) {
+      throw new ApiError(
+        "destination_limit_reached",
+        `An account holds at most ${MAX_DESTINATIONS} event destinations per environment, enabled or disabled; delete one to add another.`,
+      );
+    }
     return c.json(serializeDestination(row, { withSecret: true }), 201);
   },
 });

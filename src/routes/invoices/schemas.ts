@@ -10,7 +10,7 @@ import { addressObject, timestamp } from "../../lib/api-schemas";
 import { isIsoDate } from "../../lib/dates";
 import { customRate, quantity, unitPrice } from "../../lib/money";
 import { listParams } from "../../lib/pagination";
-import { multilineText, text } from "../../lib/validation";
+import { multilineText, text, upperCaseCode } from "../../lib/validation";
 
 export const MAX_LINES = 200;
 export const MAX_PAYMENT_OPTIONS = 10;
@@ -18,15 +18,12 @@ export const MAX_PAYMENT_OPTIONS = 10;
 const isoDate = z.string().refine(isIsoDate, "must be a calendar date written YYYY-MM-DD");
 
 /** 1–20 of A–Z0–9, uppercased (ASCII only, so "ſ" cannot become "S"). */
-export const seriesName = z
-  .string()
-  .regex(/^[A-Za-z0-9]{1,20}$/, "must be 1 to 20 characters A-Z and 0-9")
-  .transform((s) => s.toUpperCase());
+export const seriesName = upperCaseCode(
+  (s) => /^[A-Z0-9]{1,20}$/.test(s),
+  "must be 1 to 20 characters A-Z and 0-9",
+);
 
-const currency = z
-  .string()
-  .regex(/^[A-Za-z]{3}$/, "must be an ISO 4217 currency code")
-  .transform((s) => s.toUpperCase());
+const currency = upperCaseCode((s) => /^[A-Z]{3}$/.test(s), "must be an ISO 4217 currency code");
 
 const catalogTax = z.object({ tax: text(64), rule: text(64) }).strict();
 const customTax = z.object({ name: text(64), rate: customRate, effect: z.enum(TAX_EFFECTS) }).strict();

@@ -1,5 +1,5 @@
-import { and, eq } from "drizzle-orm";
-import { type PaymentInstructionRow, paymentInstructions } from "../../db/schema";
+import { and, eq, type SQL, sql } from "drizzle-orm";
+import { type PaymentInstructionRow, paymentInstructions as pi } from "../../db/schema";
 import { writeWithEvents } from "../../events/write";
 import { writerOf } from "../../events/writer";
 import { nowIso } from "../../lib/clock";
@@ -9,6 +9,14 @@ import { ownedBy } from "../../lib/scope";
 import { findPaymentInstruction } from "./find";
 import { paymentInstructionObject, updatePaymentInstructionBody } from "./schemas";
 import { serializePaymentInstruction } from "./serialize";
+
+/** Each updatable field: where it is in the request and the API object, and its column. */
+const FIELDS = [
+  ["$.label", "label"],
+  ["$.bank_transfer.beneficiary", "beneficiary"],
+  ["$.bank_transfer.iban", "iban"],
+  ["$.bank_transfer.bic", "bic"],
+] as const;
 
 /** Affects future uses only: issued invoices keep their snapshot. */
 export const updatePaymentInstruction = route({
@@ -22,41 +30,38 @@ export const updatePaymentInstruction = route({
     const caller = c.get("caller");
     const db = c.get("db");
     const current = await findPaymentInstruction(db, caller, id);
-    const bt = body.bank_transfer;
-    if (body.label === undefined && (bt === undefined || Object.keys(bt).length === 0)) {
+    const given = { label: body.label, ...body.bank_transfer };
+    if (FIELDS.every(([, key]) => given[key] === undefined)) {
       return c.json(serializePaymentInstruction(current));
     }
-    const next: PaymentInstructionRow = {
-      ...current,
-      label: body.label ?? current.label,
-      beneficiary: bt?.beneficiary ?? current.beneficiary,
-      iban: bt?.iban ?? current.iban,
-      bic: bt?.bic !== undefined ? bt.bic : current.bic,
-      updatedAt: nowIso(),
-    };
-    const instruction = serializePaymentInstruction(next);
+    // Only the named fields are written, so a concurrent PATCH of another field survives;
+    // the event's snapshot takes the others from the row its write finds, as RETURNING does.
+    const now = nowIso();
+    const set: Partial<PaymentInstructionRow> = { updatedAt: now };
+    const fill: Record<string, SQL> = {};
+    for (const [path, key] of FIELDS) {
+      const value = given[key];
+      if (value === undefined) fill[path] = sql`${pi[key]}`;
+      else (set as Record<string, unknown>)[key] = value;
+    }
     const { results } = await writeWithEvents(
       writerOf(c),
       {
         updated: db
-          .update(paymentInstructions)
-          .set({
-            label: next.label,
-            beneficiary: next.beneficiary,
-            iban: next.iban,
-            bic: next.bic,
-            updatedAt: next.updatedAt,
-          })
-          .where(and(eq(paymentInstructions.id, id), ownedBy(paymentInstructions, caller)))
-          .returning({ id: paymentInstructions.id }),
+          .update(pi)
+          .set(set)
+          .where(and(eq(pi.id, id), ownedBy(pi, caller)))
+          .returning(),
       },
       {
         type: "payment_instruction.updated",
-        object: instruction,
-        whileExists: [paymentInstructions, paymentInstructions.id],
+        object: serializePaymentInstruction({ ...current, ...set }),
+        fill,
+        whileExists: [pi, pi.id],
       },
     );
-    if (results.updated.length === 0) throw notFound("payment instruction", id);
-    return c.json(instruction);
+    const row = results.updated[0];
+    if (!row) throw notFound("payment instruction", id);
+    return c.json(serializePaymentInstruction(row));
   },
 });

@@ -2,8 +2,14 @@ import type { Context } from "hono";
 import { etag, RETAINED_304_HEADERS } from "hono/etag";
 import type { AppEnv } from "../../env";
 import { nowMs } from "../../lib/clock";
-import { sha256Hex } from "../../lib/crypto";
-import { catalogDocuments } from "../../tax/documents";
+import {
+  CATALOG_KV_CACHE_SECONDS,
+  type CatalogMetadata,
+  catalogDocuments,
+  etagOf,
+} from "../../tax/documents";
+
+export { etagOf };
 
 /** Browsers and CDNs may reuse a catalog document this long. */
 export const CATALOG_MAX_AGE_SECONDS = 300;
@@ -18,11 +24,6 @@ export function clearCatalogMemory(): void {
   memory.clear();
 }
 
-/** A strong ETag: the SHA-256 of the exact bytes served. */
-export async function etagOf(body: string): Promise<string> {
-  return `"${await sha256Hex(body)}"`;
-}
-
 /**
  * The document under `key`, from KV byte for byte (what `npm run catalog:publish` wrote).
  * On a miss it is built from the bundled catalog and written back for the next reader.
@@ -31,7 +32,10 @@ async function load(c: Context<AppEnv>, key: string): Promise<Doc> {
   const cached = memory.get(key);
   if (cached && cached.expires > nowMs()) return cached;
 
-  const stored = await c.env.CATALOG.getWithMetadata<{ etag?: string }>(key);
+  const kv = c.env.CATALOG;
+  const stored = await kv.getWithMetadata<Partial<CatalogMetadata>>(key, {
+    cacheTtl: CATALOG_KV_CACHE_SECONDS,
+  });
   let doc: Doc;
   if (stored.value !== null) {
     doc = { body: stored.value, etag: stored.metadata?.etag ?? (await etagOf(stored.value)) };
@@ -39,10 +43,28 @@ async function load(c: Context<AppEnv>, key: string): Promise<Doc> {
     const body = catalogDocuments().get(key);
     if (body === undefined) throw new Error(`no catalog document ${key}`);
     doc = { body, etag: await etagOf(body) };
-    c.executionCtx.waitUntil(c.env.CATALOG.put(key, body, { metadata: { etag: doc.etag } }));
+    c.executionCtx.waitUntil(writeBack(kv, key, doc));
   }
   memory.set(key, { ...doc, expires: nowMs() + MEMORY_TTL_MS });
   return doc;
+}
+
+/**
+ * Writes the bundled document back only while KV still has none under `key`, so a published
+ * catalog, which may be newer than this Worker's bundle, is never replaced by it.
+ *
+ * KV has no compare-and-set, so "still has none" is a second read just before the put. Two
+ * windows remain: a publish that lands between that read and the put is overwritten, and a
+ * location that cached the miss answers the second read with it too, for up to
+ * CATALOG_KV_CACHE_SECONDS after a key's first publish. `npm run catalog:publish` closes
+ * both: it waits that long (remote), reads its documents back and publishes again any that
+ * a write-back replaced. A key that already holds a document is never read as a miss, so a
+ * publish over an existing catalog is not exposed at all.
+ */
+async function writeBack(kv: KVNamespace, key: string, doc: Doc): Promise<void> {
+  if ((await kv.get(key)) !== null) return;
+  const metadata: CatalogMetadata = { etag: doc.etag, source: "bundled" };
+  await kv.put(key, doc.body, { metadata });
 }
 
 /**

@@ -1,0 +1,29 @@
+// The benchmarks' server: `npm start` on its own state and port, waited for until it answers.
+import { spawn } from "node:child_process";
+
+/**
+ * Starts `npm start` (through scripts/start.mjs) on `state` and `port` and resolves once
+ * /health answers; `stop()` ends it. RATE_LIMITS:off, because one key at hundreds of
+ * requests a second would be all 429s; `args` go to `wrangler dev`.
+ */
+export async function startServer({ state, port, args = [] }) {
+  const server = spawn(
+    "node",
+    [
+      "scripts/start.mjs",
+      ...["--persist-to", state, "--port", String(port), "--log-level", "warn"],
+      ...["--var", "RATE_LIMITS:off"],
+      ...args,
+    ],
+    { stdio: "ignore", detached: true },
+  );
+  const stop = () => process.kill(-server.pid, "SIGTERM");
+  for (let i = 0; i < 120; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) return { stop };
+    } catch {}
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  stop();
+  throw new Error("server did not start");
+}

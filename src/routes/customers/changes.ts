@@ -1,0 +1,116 @@
+import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
+import { type CustomerRow, customers as c } from "../../db/schema";
+import {
+  type AddressColumns,
+  addressColumns,
+  addressJson,
+  newTaxIdColumns,
+  type SqlOf,
+  verificationJson,
+} from "../../lib/party";
+import type { UpdateCustomerBody } from "./schemas";
+
+/** What a customer PATCH writes, and how its event snapshot is completed. */
+export type CustomerChanges = {
+  /** The UPDATE's SET: only the columns of the fields the request names, `updated_at`, `filter_country`. */
+  set: SQLiteUpdateSetSource<typeof c>;
+  /** The customer as read, with the request's changes (validated against that read). */
+  next: CustomerRow;
+  /**
+   * Every field the request does not name, as SQL over the row its write finds: the event's
+   * snapshot then shows what a concurrent request changed meanwhile, as RETURNING does.
+   */
+  fill: Record<string, SQL>;
+};
+
+const SCALARS = [
+  ["name", "name"],
+  ["invoice_prefix", "invoicePrefix"],
+  ["email", "email"],
+  ["phone", "phone"],
+] as const;
+
+const ADDRESS_FIELDS = [
+  ["line_1", "addressLine1"],
+  ["line_2", "addressLine2"],
+  ["city", "addressCity"],
+  ["postal_code", "addressPostalCode"],
+  ["state", "addressState"],
+  ["country", "addressCountry"],
+] as const;
+
+const STORED_ADDRESS: SqlOf<AddressColumns> = {
+  addressLine1: c.addressLine1,
+  addressLine2: c.addressLine2,
+  addressCity: c.addressCity,
+  addressPostalCode: c.addressPostalCode,
+  addressState: c.addressState,
+  addressCountry: c.addressCountry,
+};
+
+/**
+ * Writes only what the request names, so that two concurrent PATCHes of different fields
+ * both survive (D1 runs one write at a time; the SET's expressions see the row as it is then).
+ * A `tax_id` is replaced whole (a new Tax ID object). An address merges by field: the
+ * sub-fields named are written, the others keep what the row holds at write time, so two
+ * concurrent PATCHes of different address fields both survive too. If a concurrent request
+ * cleared the address in between, the address this request validated (its merge over the
+ * address it read) is written whole instead, so a stored address is never incomplete.
+ *
+ * @example
+ * const { set, next, fill } = customerChanges({ email: null }, current, nowIso());
+ */
+export function customerChanges(
+  body: UpdateCustomerBody,
+  current: CustomerRow,
+  now: string,
+): CustomerChanges {
+  const set: Record<string, unknown> = { updatedAt: now };
+  const next: CustomerRow = { ...current, updatedAt: now };
+  const fill: Record<string, SQL> = {};
+
+  for (const [field, key] of SCALARS) {
+    const value = body[field];
+    if (value === undefined) fill[`$.${field}`] = sql`${c[key]}`;
+    else set[key] = (next as Record<string, unknown>)[key] = value;
+  }
+
+  let taxIdCountry: SQLWrapper = c.taxIdCountry;
+  if (body.tax_id === undefined) {
+    fill["$.tax_id.id"] = sql`${c.taxIdId}`;
+    fill["$.tax_id.country"] = sql`${c.taxIdCountry}`;
+    fill["$.tax_id.type"] = sql`${c.taxIdType}`;
+    fill["$.tax_id.value"] = sql`${c.taxIdValue}`;
+    fill["$.tax_id.verification"] = verificationJson(c);
+  } else {
+    const taxId = newTaxIdColumns(body.tax_id);
+    Object.assign(set, taxId);
+    Object.assign(next, taxId);
+    taxIdCountry = sql`${taxId.taxIdCountry}`;
+  }
+
+  let addressCountry: SQLWrapper = c.addressCountry;
+  if (body.address === undefined) {
+    fill["$.address"] = addressJson(STORED_ADDRESS);
+  } else {
+    const merged = addressColumns(body.address, current.addressLine1 ? current : null);
+    Object.assign(next, merged);
+    const written = {} as SqlOf<AddressColumns>;
+    for (const [field, key] of ADDRESS_FIELDS) {
+      written[key] =
+        body.address === null || body.address[field] !== undefined
+          ? sql`${merged[key]}`
+          : sql`CASE WHEN ${c.addressLine1} IS NULL THEN ${merged[key]} ELSE ${c[key]} END`;
+    }
+    Object.assign(set, written);
+    fill["$.address"] = addressJson(written);
+    addressCountry = written.addressCountry;
+  }
+
+  // The list's country filter: the address country, else the Tax ID country, as written.
+  if (body.address !== undefined || body.tax_id !== undefined) {
+    set.filterCountry = sql`coalesce(${addressCountry}, ${taxIdCountry})`;
+  }
+  return { set: set as CustomerChanges["set"], next, fill };
+}
