@@ -29,6 +29,10 @@ export default defineConfig({
           // What wrangler.toml configures, for the test that Retry-After matches it.
           TEST_WRANGLER_RATE_LIMITS: ratelimits,
         },
+        // Tax ID checks go to a queue without a consumer: a test runs the consumer itself on
+        // what was sent (test/helpers/verifications.ts), so no check of another test's Tax ID
+        // completes in the background and writes behind its back.
+        queueProducers: { VERIFICATIONS: { queueName: "tax-id-verifications-held" } },
         ratelimits: {
           ...raised,
           // Period 60 so that a burst of a few requests rarely straddles a window.

@@ -41,17 +41,26 @@ for (const a of accounts) {
     const live = mode === "live" ? 1 : 0;
     const { legalName, taxId, address } = a.profile;
     const txi = `txi_0000000000000000000000${a.slug === "es" ? "ES" : "GL"}${mode === "test" ? "T" : "V"}1`;
+    // As hasRegistry (src/verification/index.ts) decides: the sandbox checks the es account's
+    // es_nif in Test, and this is its answer for B12345674 (seeded settled: `wrangler dev` runs
+    // no cron, so a seeded `pending` would never be queued). Live has no AEAT credentials
+    // locally, and `local` has no registry: null.
+    const verified = a.slug === "es" && mode === "test";
+    const verification = verified ? [lit("completed"), "1", lit(CREATED)] : ["NULL", "NULL", "NULL"];
     const profile = [
       lit(legalName),
       lit(txi),
       ...taxId.map(lit),
+      ...verification,
       lit(CREATED),
       ...address.map((v) => (v === null ? "NULL" : lit(v))),
     ].join(", ");
-    // A profile is written only where none was ever set, so a re-run changes nothing.
+    // A profile is written only where none was ever set, so a re-run changes nothing. Its
+    // Tax ID gets its own row in tax_ids (the source of truth `GET /v1/tax-ids/{id}` reads).
     statements.push(
       `INSERT OR IGNORE INTO account_environments (account_id, live, updated_at) VALUES (${lit(a.id)}, ${live}, ${lit(CREATED)});`,
-      `UPDATE account_environments SET (legal_name, tax_id_id, tax_id_country, tax_id_type, tax_id_value, tax_id_created_at, address_line_1, address_city, address_postal_code, address_state, address_country) = (${profile}) WHERE account_id = ${lit(a.id)} AND live = ${live} AND legal_name IS NULL AND tax_id_id IS NULL AND address_line_1 IS NULL;`,
+      `UPDATE account_environments SET (legal_name, tax_id_id, tax_id_country, tax_id_type, tax_id_value, tax_id_verification_status, tax_id_verification_valid, tax_id_verification_completed_at, tax_id_created_at, address_line_1, address_city, address_postal_code, address_state, address_country) = (${profile}) WHERE account_id = ${lit(a.id)} AND live = ${live} AND legal_name IS NULL AND tax_id_id IS NULL AND address_line_1 IS NULL;`,
+      `INSERT OR IGNORE INTO tax_ids (id, account_id, live, owner_type, owner_id, country, type, value, created_at, verification_status, verification_valid, verification_completed_at) SELECT tax_id_id, account_id, live, 'account', account_id, tax_id_country, tax_id_type, tax_id_value, tax_id_created_at, tax_id_verification_status, tax_id_verification_valid, tax_id_verification_completed_at FROM account_environments WHERE account_id = ${lit(a.id)} AND live = ${live} AND tax_id_id = ${lit(txi)};`,
     );
     statements.push(
       `INSERT OR IGNORE INTO api_keys (id, account_id, live, key_hash, key_hint, created_at) VALUES (${lit(keyId)}, ${lit(a.id)}, ${mode === "live" ? 1 : 0}, ${lit(sha256Hex(key))}, ${lit(key.slice(-4))}, ${lit(CREATED)});`,

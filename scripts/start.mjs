@@ -44,6 +44,8 @@ const dev = spawn(
     "EXPOSE_DB_METRICS:true",
     "--var",
     "WEBHOOK_RETRY_DELAYS:2,4,8,16",
+    "--var",
+    "VERIFICATION_RETRY_DELAYS:2,4,8,16",
     ...args,
   ],
   { env: wranglerEnv, stdio: "inherit", shell },

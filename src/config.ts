@@ -30,6 +30,8 @@ const configSchema = z.object({
   /** Adds D1-Rows-Read / D1-Rows-Written headers (`npm start` and the tests). */
   EXPOSE_DB_METRICS: flag,
   WEBHOOK_RETRY_DELAYS: delayList,
+  /** Tax ID registry retries (compliance.md: 1 min, 10 min, 1 h, 6 h); `npm start` passes seconds. */
+  VERIFICATION_RETRY_DELAYS: delayList.prefault("60,600,3600,21600"),
   /** "off" only for bench/ under `npm start`: a load test from one key would be all 429s. */
   RATE_LIMITS: z.enum(["on", "off"]).default("on"),
 });
@@ -38,6 +40,8 @@ export type Config = {
   development: boolean;
   exposeDbMetrics: boolean;
   webhookRetryDelays: readonly number[];
+  /** Seconds to wait after each unavailable registry attempt; one attempt more than delays. */
+  verificationRetryDelays: readonly number[];
   /** The `[[ratelimits]]` of wrangler.toml are enforced (always, outside development). */
   rateLimits: boolean;
 };
@@ -63,6 +67,7 @@ export function parseConfig(vars: Record<string, unknown>): Config {
     development: v.APP_ENV === "development",
     exposeDbMetrics: v.EXPOSE_DB_METRICS,
     webhookRetryDelays: Object.freeze(v.WEBHOOK_RETRY_DELAYS),
+    verificationRetryDelays: Object.freeze(v.VERIFICATION_RETRY_DELAYS),
     rateLimits: v.RATE_LIMITS === "on",
   };
 }

@@ -3,6 +3,11 @@ import { app } from "./app";
 import { config } from "./config";
 import { logError } from "./lib/log";
 import { deleteExpiredData } from "./lib/retention";
+import { registryFor } from "./verification";
+import { VERIFICATION_DEAD_LETTER_QUEUE, VERIFICATION_QUEUE } from "./verification/config";
+import { failDeadVerifications, verifyBatch } from "./verification/consumer";
+import type { VerificationMessage } from "./verification/message";
+import { sweepUnqueuedVerifications } from "./verification/sweep";
 import { DEAD_LETTER_QUEUE } from "./webhooks/config";
 import { deliverBatch, recordDeadLetters } from "./webhooks/consumer";
 import type { DeliveryMessage } from "./webhooks/message";
@@ -23,13 +28,22 @@ function chore(name: string, run: () => Promise<unknown>): Promise<void> {
 // Only handlers may be exported here: workerd treats every named export as an entrypoint.
 export default {
   fetch: app.fetch,
-  async queue(batch, env) {
-    if (batch.queue === DEAD_LETTER_QUEUE) await recordDeadLetters(batch, env);
-    else await deliverBatch(batch, env);
+  async queue(batch, env, ctx) {
+    // One handler for every queue: the batch names the queue it comes from.
+    if (batch.queue === VERIFICATION_QUEUE) {
+      await verifyBatch(batch as MessageBatch<VerificationMessage>, env, ctx, registryFor);
+    } else if (batch.queue === VERIFICATION_DEAD_LETTER_QUEUE) {
+      await failDeadVerifications(batch as MessageBatch<VerificationMessage>, env, ctx);
+    } else if (batch.queue === DEAD_LETTER_QUEUE) {
+      await recordDeadLetters(batch as MessageBatch<DeliveryMessage>, env);
+    } else {
+      await deliverBatch(batch as MessageBatch<DeliveryMessage>, env);
+    }
   },
   async scheduled(_controller, env, ctx) {
     ctx.waitUntil(chore("sweep", () => sweepUndispatched(env)));
+    ctx.waitUntil(chore("verification_sweep", () => sweepUnqueuedVerifications(env)));
     ctx.waitUntil(chore("redrive", () => redriveRequested(env)));
     ctx.waitUntil(chore("retention", () => deleteExpiredData(env)));
   },
-} satisfies ExportedHandler<Env, DeliveryMessage>;
+} satisfies ExportedHandler<Env, DeliveryMessage | VerificationMessage>;

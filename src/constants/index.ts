@@ -19,6 +19,11 @@ export const TAX_ID_TYPES = ["es_nif", "eu_vat", "local"] as const;
 export type TaxIdType = (typeof TAX_ID_TYPES)[number];
 
 export const VERIFICATION_STATUSES = ["pending", "completed", "failed"] as const;
+export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
+
+/** Who a Tax ID belongs to: a customer, or the account (its issuer profile, per environment). */
+export const TAX_ID_OWNER_TYPES = ["account", "customer"] as const;
+export type TaxIdOwnerType = (typeof TAX_ID_OWNER_TYPES)[number];
 
 export const PAYMENT_INSTRUCTION_TYPES = ["bank_transfer"] as const;
 
@@ -36,10 +41,7 @@ export const DISABLED_REASONS = ["delivery_failures", "requested"] as const;
 /** `succeeded`, `failed`, `exhausted` (dead-lettered after the last attempt) or `skipped`. */
 export const DELIVERY_OUTCOMES = ["succeeded", "failed", "exhausted", "skipped"] as const;
 
-/**
- * Every event type a destination may subscribe to. Tax ID verification types are reserved
- * for the feature that emits them, so destinations can subscribe ahead of time.
- */
+/** Every event type a destination may subscribe to. */
 export const EVENT_TYPES = [
   "customer.created",
   "customer.updated",
@@ -62,7 +64,7 @@ export function isEventType(value: string): value is EventType {
 export const RELATED_OBJECT_PATHS = {
   customer: "/v1/customers",
   payment_instruction: "/v1/payment-instructions",
-  tax_id: "/v1/customers",
+  tax_id: "/v1/tax-ids",
   invoice: "/v1/invoices",
 } as const;
 export type RelatedObjectType = keyof typeof RELATED_OBJECT_PATHS;

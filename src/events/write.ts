@@ -1,4 +1,4 @@
-import { eq, getTableColumns, type SQL, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { EventType, RelatedObjectType } from "../constants";
@@ -28,8 +28,9 @@ export type EventSpec = {
   /**
    * Records the event only if this row (`table`, its id column) exists at that point of the
    * transaction: an update or delete that lost a race with a concurrent delete records nothing.
+   * A third element narrows it to a state of that row (a Tax ID verification still pending).
    */
-  whileExists?: [SQLiteTable, SQLiteColumn];
+  whileExists?: [SQLiteTable, SQLiteColumn] | [SQLiteTable, SQLiteColumn, SQL];
   /** Values of `object` only the database knows yet, by JSON path (an invoice's number). */
   fill?: Record<string, SQL>;
 };
@@ -130,9 +131,14 @@ function eventInsert(db: Database, row: EventRow, spec: EventSpec) {
       key === "dispatchedAt" ? dispatchedAt : key === "data" ? data : sql`${column.mapToDriverValue(value)}`;
     fields[key as keyof EventRow] = expression.as(column.name);
   }
-  const [table, idColumn] = spec.whileExists;
+  const [table, idColumn, state] = spec.whileExists;
   return db
     .insert(events)
-    .select(db.select(fields).from(table).where(eq(idColumn, spec.object.id)))
+    .select(
+      db
+        .select(fields)
+        .from(table)
+        .where(and(eq(idColumn, spec.object.id), state)),
+    )
     .returning(returning);
 }

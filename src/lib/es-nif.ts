@@ -14,7 +14,8 @@ const DIGIT_CONTROL = "ABEH";
 const LETTER_CONTROL = "NPQRSW";
 
 function kindOf(code: string): SpanishNifKind | undefined {
-  if (/^\d{8}[A-Z]$/.test(code)) return code.startsWith("00000000") ? undefined : "dni";
+  // 00000000T passes, as in python-stdnum: it is compliance.md's sandbox value for "registry unavailable".
+  if (/^\d{8}[A-Z]$/.test(code)) return "dni";
   if (/^[XYZ]\d{7}[A-Z]$/.test(code)) return "nie";
   if (/^[KLM]\d{7}[A-Z\d]$/.test(code)) return "klm";
   if (/^[ABCDEFGHJNPQRSUVW]\d{7}[A-Z\d]$/.test(code)) return "entity";

@@ -1,6 +1,6 @@
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import * as z from "zod";
-import { TAX_ID_TYPES, type TaxIdType, type VERIFICATION_STATUSES } from "../constants";
+import { TAX_ID_TYPES, type TaxIdOwnerType, type TaxIdType, type VerificationStatus } from "../constants";
 import { nowIso } from "./clock";
 import { isCountryCode } from "./countries";
 import { ApiError } from "./errors";
@@ -60,9 +60,11 @@ export type TaxIdColumns = {
   taxIdCountry: string | null;
   taxIdType: TaxIdType | null;
   taxIdValue: string | null;
-  taxIdVerificationStatus: (typeof VERIFICATION_STATUSES)[number] | null;
+  taxIdVerificationStatus: VerificationStatus | null;
   taxIdVerificationValid: boolean | null;
   taxIdVerificationCompletedAt: string | null;
+  taxIdVerifiedName: string | null;
+  taxIdVerifiedAddress: string | null;
   taxIdCreatedAt: string | null;
 };
 
@@ -105,8 +107,20 @@ export function addressColumns(patch: AddressPatch | null, current: AddressColum
   return merged;
 }
 
-/** Validates a Tax ID input and returns the columns of a new Tax ID object (new `txi_` id). */
-export function newTaxIdColumns(input: { country: string; type: TaxIdType; value: string }) {
+/**
+ * Validates a Tax ID input and returns the columns of a new Tax ID object (new `txi_` id):
+ * its verification is `pending` when `verifies` says a registry checks it (by type and
+ * normalised value) for the caller, else null. Every column is set, so a replaced Tax ID
+ * leaves nothing of its own (its verified name, say) on its owner.
+ *
+ * @example
+ * newTaxIdColumns({ country: "ES", type: "eu_vat", value: "ESB12345674" }, () => true)
+ * // { taxIdId: "txi_…", …, taxIdVerificationStatus: "pending", taxIdVerificationValid: null, … }
+ */
+export function newTaxIdColumns(
+  input: { country: string; type: TaxIdType; value: string },
+  verifies: (tax: { type: TaxIdType; value: string }) => boolean,
+) {
   const check = checkTaxId(input);
   if (!check.ok) throw new ApiError("parameter_invalid", check.message, { param: check.param });
   return {
@@ -114,12 +128,13 @@ export function newTaxIdColumns(input: { country: string; type: TaxIdType; value
     taxIdCountry: check.country,
     taxIdType: check.type,
     taxIdValue: check.value,
-    // Registry verification arrives with its own issue; null is "unavailable" in the seed.
-    taxIdVerificationStatus: null,
+    taxIdVerificationStatus: verifies(check) ? ("pending" as const) : null,
     taxIdVerificationValid: null,
     taxIdVerificationCompletedAt: null,
+    taxIdVerifiedName: null,
+    taxIdVerifiedAddress: null,
     taxIdCreatedAt: nowIso(),
-  };
+  } satisfies TaxIdColumns;
 }
 
 export const NO_TAX_ID: TaxIdColumns = {
@@ -130,6 +145,8 @@ export const NO_TAX_ID: TaxIdColumns = {
   taxIdVerificationStatus: null,
   taxIdVerificationValid: null,
   taxIdVerificationCompletedAt: null,
+  taxIdVerifiedName: null,
+  taxIdVerifiedAddress: null,
   taxIdCreatedAt: null,
 };
 
@@ -154,12 +171,11 @@ export function addressOf(row: AddressColumns): Address | null {
   return { line_1, line_2: row.addressLine2, city, postal_code, state: row.addressState, country };
 }
 
-/** The Tax ID object, or null when none is stored. */
-export function taxIdOf(
-  row: TaxIdColumns,
-  owner: { type: "account" | "customer"; id: string },
-  live: boolean,
-) {
+/**
+ * The Tax ID object, or null when none is stored: the one serializer of a Tax ID, whether
+ * its owner's inline copy or its own `tax_ids` row (`GET /v1/tax-ids/{id}`) is read.
+ */
+export function taxIdOf(row: TaxIdColumns, owner: { type: TaxIdOwnerType; id: string }, live: boolean) {
   const { taxIdId: id, taxIdCountry: country, taxIdType: type, taxIdValue: value } = row;
   if (id === null || country === null || type === null || value === null) return null;
   return {
@@ -177,6 +193,8 @@ export function taxIdOf(
             status: row.taxIdVerificationStatus,
             valid: row.taxIdVerificationValid,
             completed_at: row.taxIdVerificationCompletedAt,
+            verified_name: row.taxIdVerifiedName,
+            verified_address: row.taxIdVerifiedAddress,
           },
   };
 }
@@ -199,7 +217,13 @@ export function verificationJson(t: SqlOf<Pick<TaxIdColumns, VerificationKey>>):
   return sql`json(CASE WHEN ${t.taxIdVerificationStatus} IS NULL THEN 'null'
     ELSE json_object('status', ${t.taxIdVerificationStatus},
       'valid', json(CASE ${t.taxIdVerificationValid} WHEN 1 THEN 'true' WHEN 0 THEN 'false' ELSE 'null' END),
-      'completed_at', ${t.taxIdVerificationCompletedAt}) END)`;
+      'completed_at', ${t.taxIdVerificationCompletedAt}, 'verified_name', ${t.taxIdVerifiedName},
+      'verified_address', ${t.taxIdVerifiedAddress}) END)`;
 }
 
-type VerificationKey = "taxIdVerificationStatus" | "taxIdVerificationValid" | "taxIdVerificationCompletedAt";
+type VerificationKey =
+  | "taxIdVerificationStatus"
+  | "taxIdVerificationValid"
+  | "taxIdVerificationCompletedAt"
+  | "taxIdVerifiedName"
+  | "taxIdVerifiedAddress";

@@ -5,6 +5,7 @@ import { eventRoutes } from "./events";
 import { health } from "./health";
 import { invoiceRoutes } from "./invoices";
 import { paymentInstructionRoutes } from "./payment-instructions";
+import { taxIdRoutes } from "./tax-ids";
 import { taxRegimeRoutes } from "./tax-regimes";
 
 /** Every operation of the API: what the app mounts and what the OpenAPI document describes. */
@@ -17,4 +18,5 @@ export const ROUTES = [
   ...eventRoutes,
   ...eventDestinationRoutes,
   ...invoiceRoutes,
+  ...taxIdRoutes,
 ];

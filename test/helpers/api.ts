@@ -8,6 +8,7 @@ import type {
   Event,
   List,
   PaymentInstruction,
+  TaxId,
   TaxRegime,
 } from "./types";
 
@@ -51,7 +52,9 @@ export type BodyOf<M extends string, P extends string> = M extends "DELETE"
                       ? List<TaxRegime>
                       : P extends `/v1/tax-regimes/${string}`
                         ? TaxRegime
-                        : unknown;
+                        : P extends `/v1/tax-ids/${string}`
+                          ? TaxId
+                          : unknown;
 
 type Options = { key?: string | null; headers?: Record<string, string>; rawBody?: string };
 

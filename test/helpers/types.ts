@@ -14,6 +14,7 @@ export type { Account } from "../../src/routes/account/schemas";
 export type { Customer } from "../../src/routes/customers/schemas";
 export type { Destination } from "../../src/routes/event-destinations/schemas";
 export type { PaymentInstruction } from "../../src/routes/payment-instructions/schemas";
+export type { TaxId } from "../../src/routes/tax-ids/schemas";
 
 /** The envelope of every list endpoint. */
 export type List<T> = { object: "list"; url: string; has_more: boolean; data: T[] };

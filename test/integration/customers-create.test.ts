@@ -49,7 +49,14 @@ describe("POST /v1/customers", () => {
         type: "es_nif",
         value: "B12345674",
         owner: { type: "customer", id: c.id },
-        verification: null,
+        // An es_nif of an es account, in Test mode: the sandbox checks it after the response.
+        verification: {
+          status: "pending",
+          valid: null,
+          completed_at: null,
+          verified_name: null,
+          verified_address: null,
+        },
       });
       expect(c.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       expect(c.updated_at).toBe(c.created_at);

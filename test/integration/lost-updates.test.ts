@@ -202,7 +202,13 @@ describe("customers: a PATCH writes only the fields it names", () => {
           .bind("2026-01-02T03:04:05.678Z", customer.id)
           .run(),
     );
-    const verification = { status: "completed", valid: true, completed_at: "2026-01-02T03:04:05.678Z" };
+    const verification = {
+      status: "completed",
+      valid: true,
+      completed_at: "2026-01-02T03:04:05.678Z",
+      verified_name: null,
+      verified_address: null,
+    };
     expectStatus(res!, 200);
     expect(res!.body.tax_id.verification).toEqual(verification);
     expect((await api.get(path(customer.id))).body).toEqual(res!.body);
@@ -220,6 +226,19 @@ describe("customers: a PATCH writes only the fields it names", () => {
     );
     expect(res!.status, res!.text).toBe(404);
     expect(await updatedEvents(api, "customer.updated", customer.id)).toEqual([]);
+  });
+
+  it("a customer deleted while a PATCH replaces its tax_id is a 404 and leaves no Tax ID behind", async () => {
+    const customer = await createCustomer(api);
+    const before = await env.DB.prepare("SELECT count(*) AS n FROM tax_ids").first<number>("n");
+    const [res] = await interleaved<Customer>(
+      "customers",
+      account.testKey,
+      [[path(customer.id), { tax_id: { country: "ES", type: "eu_vat", value: "ESA58818501" } }]],
+      () => env.DB.prepare("DELETE FROM customers WHERE id = ?").bind(customer.id).run(),
+    );
+    expect(res!.status, res!.text).toBe(404);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM tax_ids").first<number>("n")).toBe(before);
   });
 
   it(`concurrent PATCHes of name and email both survive, ${ROUNDS} rounds`, async () => {

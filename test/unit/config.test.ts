@@ -13,6 +13,7 @@ describe("configuration is parsed once, and a malformed value is an error", () =
       development: false,
       exposeDbMetrics: false,
       webhookRetryDelays: [60, 600, 3600, 21600],
+      verificationRetryDelays: [60, 600, 3600, 21600],
       rateLimits: true,
     });
   });
@@ -22,13 +23,19 @@ describe("configuration is parsed once, and a malformed value is an error", () =
       APP_ENV: "development",
       EXPOSE_DB_METRICS: "true",
       WEBHOOK_RETRY_DELAYS: "2, 4,8,16",
+      VERIFICATION_RETRY_DELAYS: "2,4,8,16",
     });
     expect(c).toEqual({
       development: true,
       exposeDbMetrics: true,
       webhookRetryDelays: [2, 4, 8, 16],
+      verificationRetryDelays: [2, 4, 8, 16],
       rateLimits: true,
     });
+  });
+
+  it("VERIFICATION_RETRY_DELAYS defaults to compliance.md's 1 min, 10 min, 1 h, 6 h", () => {
+    expect(parseConfig(valid).verificationRetryDelays).toEqual([60, 600, 3600, 21600]);
   });
 
   it.each([
@@ -40,6 +47,16 @@ describe("configuration is parsed once, and a malformed value is an error", () =
       "WEBHOOK_RETRY_DELAYS",
     ],
     ["an empty retry list", { WEBHOOK_RETRY_DELAYS: "" }, "WEBHOOK_RETRY_DELAYS"],
+    [
+      "a verification retry list with a word in it",
+      { VERIFICATION_RETRY_DELAYS: "60,ten" },
+      "VERIFICATION_RETRY_DELAYS",
+    ],
+    [
+      "a verification retry delay over the Queues maximum of 12 h",
+      { VERIFICATION_RETRY_DELAYS: "60,43201" },
+      "VERIFICATION_RETRY_DELAYS",
+    ],
     ["an unknown APP_ENV", { APP_ENV: "staging" }, "APP_ENV"],
     ["a metrics flag that is not true or false", { EXPOSE_DB_METRICS: "yes" }, "EXPOSE_DB_METRICS"],
   ])("%s is rejected, naming the variable", (_, override, name) => {

@@ -42,7 +42,7 @@ export const accountEnvironments = sqliteTable(
       .references(() => accounts.id),
     live: integer("live", { mode: "boolean" }).notNull(),
     legalName: text("legal_name"),
-    /** The issuer's Tax ID object (owner: the account); all null when unset. */
+    /** The issuer's current Tax ID object (owner: the account), copied from `tax_ids`; all null when unset. */
     taxIdId: text("tax_id_id"),
     taxIdCountry: text("tax_id_country"),
     taxIdType: text("tax_id_type", { enum: TAX_ID_TYPES }),
@@ -50,6 +50,8 @@ export const accountEnvironments = sqliteTable(
     taxIdVerificationStatus: text("tax_id_verification_status", { enum: VERIFICATION_STATUSES }),
     taxIdVerificationValid: integer("tax_id_verification_valid", { mode: "boolean" }),
     taxIdVerificationCompletedAt: text("tax_id_verification_completed_at"),
+    taxIdVerifiedName: text("tax_id_verified_name"),
+    taxIdVerifiedAddress: text("tax_id_verified_address"),
     taxIdCreatedAt: text("tax_id_created_at"),
     addressLine1: text("address_line_1"),
     addressLine2: text("address_line_2"),

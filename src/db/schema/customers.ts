@@ -4,8 +4,9 @@ import { TAX_ID_TYPES, VERIFICATION_STATUSES } from "../../constants";
 import { accounts } from "./accounts";
 
 /**
- * A customer with its current Tax ID inline: every read of a customer (retrieve, list
- * page, search) is one row of one table, which keeps a list page at `limit + 1` rows read.
+ * A customer with its current Tax ID inline (a copy of its `tax_ids` row, verification
+ * included): every read of a customer (retrieve, list page, search) is one row of one
+ * table, which keeps a list page at `limit + 1` rows read.
  */
 export const customers = sqliteTable(
   "customers",
@@ -37,6 +38,8 @@ export const customers = sqliteTable(
     taxIdVerificationStatus: text("tax_id_verification_status", { enum: VERIFICATION_STATUSES }),
     taxIdVerificationValid: integer("tax_id_verification_valid", { mode: "boolean" }),
     taxIdVerificationCompletedAt: text("tax_id_verification_completed_at"),
+    taxIdVerifiedName: text("tax_id_verified_name"),
+    taxIdVerifiedAddress: text("tax_id_verified_address"),
     taxIdCreatedAt: text("tax_id_created_at").notNull(),
     /** The `country` list filter: the address country, else the Tax ID country. */
     filterCountry: text("filter_country").notNull(),

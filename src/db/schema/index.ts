@@ -3,3 +3,4 @@ export * from "./customers";
 export * from "./events";
 export * from "./invoices";
 export * from "./payment-instructions";
+export * from "./tax-ids";

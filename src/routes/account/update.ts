@@ -4,6 +4,7 @@ import type { Context } from "hono";
 import { counted } from "../../db/client";
 import { accountDefaultPaymentInstructions, accountEnvironments, paymentInstructions } from "../../db/schema";
 import type { AppEnv } from "../../env";
+import { writerOf } from "../../events/writer";
 import { nowIso } from "../../lib/clock";
 import { isForeignKeyViolation } from "../../lib/db-errors";
 import { ApiError } from "../../lib/errors";
@@ -11,6 +12,7 @@ import { isId } from "../../lib/ids";
 import { addressColumns, NO_TAX_ID, newTaxIdColumns } from "../../lib/party";
 import { route } from "../../lib/route";
 import { ownedBy } from "../../lib/scope";
+import { insertTaxId, queueAfterWrite, taxIdRow, verifiesFor } from "../../verification/write";
 import { loadAccount } from "./retrieve";
 import { accountObject, type UpdateAccountBody, updateAccountBody } from "./schemas";
 import { serializeAccount } from "./serialize";
@@ -41,10 +43,12 @@ async function applyAccountUpdate(c: Context<AppEnv>, body: UpdateAccountBody): 
   const caller = c.get("caller");
   const current = (await loadAccount(db, caller)).environment;
   const now = nowIso();
+  // A replaced Tax ID is a new object (new id), with its own row in `tax_ids`.
+  const taxId = body.tax_id ? newTaxIdColumns(body.tax_id, verifiesFor(caller, c.env)) : null;
+  const stored = taxId && taxIdRow(taxId, caller, { type: "account", id: caller.accountId });
   const profile = {
     ...(body.legal_name !== undefined && { legalName: body.legal_name }),
-    // A replaced Tax ID is a new object (new id).
-    ...(body.tax_id !== undefined && (body.tax_id === null ? NO_TAX_ID : newTaxIdColumns(body.tax_id))),
+    ...(body.tax_id !== undefined && (taxId ?? NO_TAX_ID)),
     ...(body.address !== undefined && addressColumns(body.address, current?.addressLine1 ? current : null)),
   };
   // Only this environment's row moves: the other environment sees no change.
@@ -57,6 +61,7 @@ async function applyAccountUpdate(c: Context<AppEnv>, body: UpdateAccountBody): 
         set: { ...profile, updatedAt: now },
       }),
   ];
+  if (stored) statements.push(insertTaxId(db, stored));
   if (body.default_payment_instructions !== undefined) {
     statements.push(...(await defaultsStatements(c, body.default_payment_instructions)));
   }
@@ -69,6 +74,7 @@ async function applyAccountUpdate(c: Context<AppEnv>, body: UpdateAccountBody): 
       throw new ApiError("parameter_invalid", "A payment instruction no longer exists.", { param: PARAM });
     throw err;
   }
+  if (stored) queueAfterWrite(writerOf(c), [stored]);
 }
 
 function noSuchInstruction(id: string, index: number): ApiError {

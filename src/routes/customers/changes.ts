@@ -1,5 +1,6 @@
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
+import type { TaxIdType } from "../../constants";
 import { type CustomerRow, customers as c } from "../../db/schema";
 import {
   type AddressColumns,
@@ -9,6 +10,7 @@ import {
   type SqlOf,
   verificationJson,
 } from "../../lib/party";
+import type { NewTaxId } from "../../verification/write";
 import type { UpdateCustomerBody } from "./schemas";
 
 /** What a customer PATCH writes, and how its event snapshot is completed. */
@@ -22,6 +24,8 @@ export type CustomerChanges = {
    * snapshot then shows what a concurrent request changed meanwhile, as RETURNING does.
    */
   fill: Record<string, SQL>;
+  /** The new Tax ID object when the request replaces `tax_id` (its own row goes into `tax_ids`). */
+  taxId: NewTaxId | null;
 };
 
 const SCALARS = [
@@ -59,12 +63,13 @@ const STORED_ADDRESS: SqlOf<AddressColumns> = {
  * address it read) is written whole instead, so a stored address is never incomplete.
  *
  * @example
- * const { set, next, fill } = customerChanges({ email: null }, current, nowIso());
+ * const { set, next, fill } = customerChanges({ email: null }, current, nowIso(), verifiesFor(caller, c.env));
  */
 export function customerChanges(
   body: UpdateCustomerBody,
   current: CustomerRow,
   now: string,
+  verifies: (tax: { type: TaxIdType; value: string }) => boolean,
 ): CustomerChanges {
   const set: Record<string, unknown> = { updatedAt: now };
   const next: CustomerRow = { ...current, updatedAt: now };
@@ -77,6 +82,7 @@ export function customerChanges(
   }
 
   let taxIdCountry: SQLWrapper = c.taxIdCountry;
+  let taxId: NewTaxId | null = null;
   if (body.tax_id === undefined) {
     fill["$.tax_id.id"] = sql`${c.taxIdId}`;
     fill["$.tax_id.country"] = sql`${c.taxIdCountry}`;
@@ -84,7 +90,7 @@ export function customerChanges(
     fill["$.tax_id.value"] = sql`${c.taxIdValue}`;
     fill["$.tax_id.verification"] = verificationJson(c);
   } else {
-    const taxId = newTaxIdColumns(body.tax_id);
+    taxId = newTaxIdColumns(body.tax_id, verifies);
     Object.assign(set, taxId);
     Object.assign(next, taxId);
     taxIdCountry = sql`${taxId.taxIdCountry}`;
@@ -112,5 +118,5 @@ export function customerChanges(
   if (body.address !== undefined || body.tax_id !== undefined) {
     set.filterCountry = sql`coalesce(${addressCountry}, ${taxIdCountry})`;
   }
-  return { set: set as CustomerChanges["set"], next, fill };
+  return { set: set as CustomerChanges["set"], next, fill, taxId };
 }

@@ -7,6 +7,7 @@ import { ApiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { addressColumns, newTaxIdColumns } from "../../lib/party";
 import { route } from "../../lib/route";
+import { insertTaxId, queueAfterWrite, taxIdRow, verifiesFor } from "../../verification/write";
 import { generateInvoicePrefix, prefixTaken } from "./fields";
 import { createCustomerBody, customerObject } from "./schemas";
 import { serializeCustomer } from "./serialize";
@@ -24,7 +25,7 @@ export const createCustomer = route({
     const caller = c.get("caller");
     const db = c.get("db");
     const now = nowIso();
-    const taxId = newTaxIdColumns(body.tax_id);
+    const taxId = newTaxIdColumns(body.tax_id, verifiesFor(caller, c.env));
     const address = addressColumns(body.address ?? null, null);
     const row: CustomerRow = {
       id: newId("customer"),
@@ -40,6 +41,8 @@ export const createCustomer = route({
       createdAt: now,
       updatedAt: now,
     };
+    const stored = taxIdRow(taxId, caller, { type: "customer", id: row.id });
+    const w = writerOf(c);
 
     // The unique index decides: concurrent creates with one prefix give one 201 and 409s.
     for (let attempt = 1; ; attempt++) {
@@ -47,10 +50,11 @@ export const createCustomer = route({
       const customer = serializeCustomer(row);
       try {
         await writeWithEvents(
-          writerOf(c),
-          { insert: db.insert(customers).values(row) },
+          w,
+          { insert: db.insert(customers).values(row), taxId: insertTaxId(db, stored) },
           { type: "customer.created", object: customer },
         );
+        queueAfterWrite(w, [stored]);
         return c.json(customer, 201);
       } catch (err) {
         if (!isUniqueViolation(err, "invoice_prefix")) throw err;

@@ -7,6 +7,7 @@ import { isRaised, isUniqueViolation } from "../../lib/db-errors";
 import { notFound } from "../../lib/errors";
 import { idParams, route } from "../../lib/route";
 import { ownedBy } from "../../lib/scope";
+import { insertTaxId, queueAfterWrite, taxIdRow, verifiesFor } from "../../verification/write";
 import { customerChanges } from "./changes";
 import { prefixLocked, prefixTaken } from "./fields";
 import { findCustomer } from "./find";
@@ -29,27 +30,34 @@ export const updateCustomer = route({
 
     // Only the named fields are written (see `customerChanges`): a concurrent PATCH of
     // another field survives, and the response and the event show it.
-    const { set, next, fill } = customerChanges(body, current, nowIso());
+    const { set, next, fill, taxId } = customerChanges(body, current, nowIso(), verifiesFor(caller, c.env));
+    const w = writerOf(c);
+    const statements = {
+      updated: db
+        .update(customers)
+        .set(set)
+        .where(and(eq(customers.id, id), ownedBy(customers, caller)))
+        .returning(customerColumns),
+    };
+    // A new Tax ID's row, after the UPDATE and only if it gave the customer that Tax ID.
+    const stored = taxId && taxIdRow(taxId, caller, { type: "customer", id });
+    const insert =
+      stored &&
+      insertTaxId(db, stored, {
+        table: customers,
+        where: and(eq(customers.id, id), eq(customers.taxIdId, stored.id)),
+      });
     try {
-      const { results } = await writeWithEvents(
-        writerOf(c),
-        {
-          updated: db
-            .update(customers)
-            .set(set)
-            .where(and(eq(customers.id, id), ownedBy(customers, caller)))
-            .returning(customerColumns),
-        },
-        {
-          type: "customer.updated",
-          object: serializeCustomer(next),
-          fill,
-          whileExists: [customers, customers.id],
-        },
-      );
+      const { results } = await writeWithEvents(w, insert ? { ...statements, taxId: insert } : statements, {
+        type: "customer.updated",
+        object: serializeCustomer(next),
+        fill,
+        whileExists: [customers, customers.id],
+      });
       const row = results.updated[0];
       // Deleted between the read and the write.
       if (!row) throw notFound("customer", id);
+      if (stored) queueAfterWrite(w, [stored]);
       return c.json(serializeCustomer(row));
     } catch (err) {
       if (isUniqueViolation(err, "invoice_prefix")) throw prefixTaken(next.invoicePrefix);

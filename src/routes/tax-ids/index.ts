@@ -1,0 +1,3 @@
+import { retrieveTaxId } from "./retrieve";
+
+export const taxIdRoutes = [retrieveTaxId];

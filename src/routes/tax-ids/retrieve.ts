@@ -1,0 +1,16 @@
+import { idParams, route } from "../../lib/route";
+import { findTaxId } from "./find";
+import { taxIdObject } from "./schemas";
+import { serializeTaxId } from "./serialize";
+
+/** Any Tax ID of the caller's account and environment, a replaced one too, with its own verification. */
+export const retrieveTaxId = route({
+  method: "get",
+  path: "/v1/tax-ids/:id",
+  tag: "Tax IDs",
+  summary: "Retrieve a Tax ID",
+  request: { params: idParams },
+  responses: { 200: { description: "The Tax ID with its latest verification.", schema: taxIdObject } },
+  handler: async (c, { params }) =>
+    c.json(serializeTaxId(await findTaxId(c.get("db"), c.get("caller"), params.id))),
+});
