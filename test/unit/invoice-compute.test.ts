@@ -287,15 +287,12 @@ describe("computeInvoice: recargo de equivalencia", () => {
     expect(totalsOf(inv)).toMatchObject({ total_tax_added: 2620n, total: 12620n });
   });
 
-  it("may come before the iva entry, and rounds a 0.625 % rate half away from zero", () => {
-    // Natural gas 2023: IVA 5 %, recargo 0.625 %; on 10.40, 0.52 and 0.065 → 0.07.
-    const inv = es(
-      [line("1", "10.40", re("natural_gas_temporary"), iva("natural_gas_temporary"))],
-      "2023-06-01",
-    );
+  it("may come before the iva entry, and rounds a 0.62 % rate half away from zero", () => {
+    // Biomass 2023: IVA 5 %, recargo 0.62 %; on 25.00, 1.25 and 0.155 → 0.16.
+    const inv = es([line("1", "25.00", re("biomass_temporary"), iva("biomass_temporary"))], "2023-06-01");
     expect(inv.tax_breakdown.map((r) => [r.tax, r.rate, r.amount])).toEqual([
-      ["recargo_equivalencia", "0.625%", 7n],
-      ["iva", "5%", 52n],
+      ["recargo_equivalencia", "0.62%", 16n],
+      ["iva", "5%", 125n],
     ]);
   });
 

@@ -203,12 +203,27 @@ describe("tax catalog: rule versions", () => {
   });
 });
 
+describe("tax catalog: VERI*FACTU rates", () => {
+  it("every IVA and recargo rate has at most two decimals", () => {
+    // TipoImpositivo and TipoRecargoEquivalencia are Tipo2.2Type in AEAT's XSD; IRPF is not reported.
+    const reported = ALL_VERSIONS.filter(
+      ({ regime, tax, v }) =>
+        regime.id === "es" && ["iva", "recargo_equivalencia"].includes(tax.tax) && v.rate !== null,
+    );
+    expect(reported.length).toBeGreaterThan(40);
+    for (const { regime, tax, v } of reported) {
+      expect(v.rate, where(regime, tax, v)).toMatch(/^\d+(\.\d{1,2})?%$/);
+    }
+  });
+});
+
 describe("tax catalog: es content", () => {
   it("has the stable IVA rules", () => {
     expect([...rulesOf(esTax("iva")).keys()]).toEqual([
       "general",
       "reduced",
       "super_reduced",
+      "tobacco",
       "food_basic_temporary",
       "olive_oil_temporary",
       "seed_oil_pasta_temporary",
@@ -221,6 +236,7 @@ describe("tax catalog: es content", () => {
       "exempt_arts_23_24",
       "exempt_art_25",
       "exempt_other",
+      "reverse_charge_eu",
       "reverse_charge",
       "not_subject_art_7_14",
       "not_subject_location",
@@ -237,19 +253,22 @@ describe("tax catalog: es content", () => {
       "rental",
       "image_rights",
       "modules",
+      "agriculture_livestock",
+      "pig_fattening_poultry",
     ]);
     expect([...rulesOf(esTax("recargo_equivalencia")).keys()]).toEqual([
       "general",
       "reduced",
       "super_reduced",
+      "tobacco",
       "food_basic_temporary",
       "olive_oil_temporary",
       "seed_oil_pasta_temporary",
-      "natural_gas_temporary",
+      "biomass_temporary",
     ]);
   });
 
-  it("gives IVA rules their VERI*FACTU codes: S1 taxable, S2 reverse charge, E1–E6 exempt, N1/N2 not subject", () => {
+  it("gives IVA rules their VERI*FACTU codes: S1 taxable, S2 domestic reverse charge, E1–E6 exempt, N1/N2 not subject", () => {
     const codes = Object.fromEntries(
       [...rulesOf(esTax("iva"))].map(([rule, vs]) => [rule, [vs[0]!.treatment, vs[0]!.authority_code]]),
     );
@@ -257,6 +276,7 @@ describe("tax catalog: es content", () => {
       general: ["taxable", "S1"],
       reduced: ["taxable", "S1"],
       super_reduced: ["taxable", "S1"],
+      tobacco: ["taxable", "S1"],
       food_basic_temporary: ["taxable", "S1"],
       olive_oil_temporary: ["taxable", "S1"],
       seed_oil_pasta_temporary: ["taxable", "S1"],
@@ -269,6 +289,7 @@ describe("tax catalog: es content", () => {
       exempt_arts_23_24: ["exempt", "E4"],
       exempt_art_25: ["exempt", "E5"],
       exempt_other: ["exempt", "E6"],
+      reverse_charge_eu: ["reverse_charge", "N2"],
       reverse_charge: ["reverse_charge", "S2"],
       not_subject_art_7_14: ["not_subject", "N1"],
       not_subject_location: ["not_subject", "N2"],
@@ -288,6 +309,7 @@ describe("tax catalog: es content", () => {
       exempt_arts_23_24: "Ley 37/1992, arts. 23 and 24",
       exempt_art_25: "Ley 37/1992, art. 25",
       exempt_other: "Ley 37/1992 (exemption other than arts. 20–25)",
+      reverse_charge_eu: "Ley 37/1992, art. 69.Uno.1º; RD 1619/2012, art. 6.1.m)",
       reverse_charge: "Ley 37/1992, art. 84.Uno.2º",
       not_subject_art_7_14: "Ley 37/1992, arts. 7 and 14",
       not_subject_location: "Ley 37/1992, arts. 68 to 70",
@@ -308,13 +330,17 @@ describe("tax catalog: es content", () => {
       ["iva", "general", "1993-01-01"],
       ["iva", "reduced", "1993-01-01"],
       ["iva", "super_reduced", "1993-01-01"],
+      ["iva", "tobacco", "1993-01-01"],
       ["irpf", "professional", "2007-01-01"],
       ["irpf", "professional_new", "2007-01-01"],
       ["irpf", "capital", "2015-01-01"],
       ["irpf", "rental", "2015-01-01"],
+      ["irpf", "agriculture_livestock", "2007-01-01"],
+      ["irpf", "pig_fattening_poultry", "2007-01-01"],
       ["recargo_equivalencia", "general", "2010-07-01"],
       ["recargo_equivalencia", "reduced", "2010-07-01"],
       ["recargo_equivalencia", "super_reduced", "1995-01-01"],
+      ["recargo_equivalencia", "tobacco", "2012-09-01"],
     ];
     for (const [taxId, rule, first] of cases) {
       const versions = rulesOf(esTax(taxId)).get(rule)!;
@@ -338,17 +364,17 @@ describe("tax catalog: es content", () => {
   });
 
   it("pairs every recargo de equivalencia version with the IVA rate of the same rule over its whole period", () => {
-    // IVA rate → recargo rate (domain.md §3.3; 5 % → 0.62 % as AEAT applies it, 0.625 % as recorded for gas).
-    const pairs: Record<string, string[]> = {
-      "21%": ["5.2%"],
-      "18%": ["4%"],
-      "10%": ["1.4%"],
-      "8%": ["1%"],
-      "4%": ["0.5%"],
-      "7.5%": ["1%"],
-      "5%": ["0.62%", "0.625%"],
-      "2%": ["0.26%"],
-      "0%": ["0%"],
+    // IVA rate → recargo rate (domain.md §3.3; 5 % → 0.62 % as AEAT applies it); tobacco: 1.75 % (art. 161).
+    const pairs: Record<string, string> = {
+      "21%": "5.2%",
+      "18%": "4%",
+      "10%": "1.4%",
+      "8%": "1%",
+      "4%": "0.5%",
+      "7.5%": "1%",
+      "5%": "0.62%",
+      "2%": "0.26%",
+      "0%": "0%",
     };
     const iva = esTax("iva");
     for (const re of esTax("recargo_equivalencia").rules) {
@@ -362,7 +388,8 @@ describe("tax catalog: es content", () => {
         const resolved = resolveRule("es", "iva", re.rule, date);
         const at = `recargo_equivalencia/${re.rule}@${re.effective_from} on ${date}`;
         expect(resolved.ok, at).toBe(true);
-        if (resolved.ok) expect(pairs[resolved.version.rate!], at).toContain(re.rate);
+        if (resolved.ok)
+          expect(re.rule === "tobacco" ? "1.75%" : pairs[resolved.version.rate!], at).toBe(re.rate);
       }
     }
   });

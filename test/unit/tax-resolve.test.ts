@@ -90,8 +90,8 @@ describe("resolveRule: permanent rates on their boundary dates", () => {
     expect(reasonOn("es", "recargo_equivalencia", "general", "2010-06-30")).toBe("not_in_force");
   });
 
-  it("applies the 2015 low-income professional rate only from 2015-01-01 to 2015-07-11", () => {
-    expect(reasonOn("es", "irpf", "professional_low_income", "2014-12-31")).toBe("not_in_force");
+  it("applies the low-income professional rate only from 2014-07-05 to 2015-07-11", () => {
+    expect(reasonOn("es", "irpf", "professional_low_income", "2014-07-04")).toBe("not_in_force");
     expect(reasonOn("es", "irpf", "professional_low_income", "2015-07-12")).toBe("not_in_force");
   });
 });
@@ -132,7 +132,8 @@ describe("resolveRule: temporary rates", () => {
     ["recargo_equivalencia", "olive_oil_temporary", "2024-10-01", "0.26%"],
     ["recargo_equivalencia", "seed_oil_pasta_temporary", "2024-09-30", "0.62%"],
     ["recargo_equivalencia", "seed_oil_pasta_temporary", "2024-12-31", "1%"],
-    ["recargo_equivalencia", "natural_gas_temporary", "2023-12-31", "0.625%"],
+    ["recargo_equivalencia", "biomass_temporary", "2023-12-31", "0.62%"],
+    ["recargo_equivalencia", "biomass_temporary", "2024-06-30", "1.4%"],
   ])("%s/%s on %s is %s", (tax, rule, date, rate) => {
     expect(rateOn(tax, rule, date)).toBe(rate);
   });
@@ -168,7 +169,7 @@ describe("resolveRule: temporary rates", () => {
       "recargo_equivalencia/food_basic_temporary",
       "recargo_equivalencia/olive_oil_temporary",
       "recargo_equivalencia/seed_oil_pasta_temporary",
-      "recargo_equivalencia/natural_gas_temporary",
+      "recargo_equivalencia/biomass_temporary",
     ]);
   });
 
@@ -179,6 +180,81 @@ describe("resolveRule: temporary rates", () => {
     expect(rateOn("iva", "reduced", "2025-01-01")).toBe("10%");
     expect(rateOn("recargo_equivalencia", "super_reduced", "2025-01-01")).toBe("0.5%");
     expect(rateOn("recargo_equivalencia", "reduced", "2025-01-01")).toBe("1.4%");
+  });
+});
+
+describe("resolveRule: catalog corrections (issue item 5)", () => {
+  const versionOn = (tax: string, rule: string, date: string) => {
+    const r = resolveRule("es", tax, rule, date);
+    if (!r.ok) throw new Error(`${tax}/${rule} on ${date}: ${r.message}`);
+    return r.version;
+  };
+
+  it("IRPF professional_low_income 15 % applies from 2014-07-05 (RDL 8/2014)", () => {
+    expect(reasonOn("es", "irpf", "professional_low_income", "2014-07-04")).toBe("not_in_force");
+    for (const day of ["2014-07-05", "2014-12-31", "2015-01-01", "2015-07-11"]) {
+      expect(rateOn("irpf", "professional_low_income", day), day).toBe("15%");
+    }
+    expect(versionOn("irpf", "professional_low_income", "2014-07-05").legal_reference).toContain(
+      "RDL 8/2014",
+    );
+    // From 2015-07-12 the general professional rate is 15 % itself.
+    expect(reasonOn("es", "irpf", "professional_low_income", "2015-07-12")).toBe("not_in_force");
+  });
+
+  it("there is no natural-gas recargo rule", () => {
+    expect(reasonOn("es", "recargo_equivalencia", "natural_gas_temporary", "2023-06-01")).toBe(
+      "unknown_rule",
+    );
+    // The IVA rate on natural gas stays.
+    expect(rateOn("iva", "natural_gas_temporary", "2023-06-01")).toBe("5%");
+  });
+
+  it("biomass recargo: 0.62 % in 2023, 1.4 % from 2024-01-01 to 2024-06-30", () => {
+    expect(reasonOn("es", "recargo_equivalencia", "biomass_temporary", "2022-12-31")).toBe("not_in_force");
+    expect(rateOn("recargo_equivalencia", "biomass_temporary", "2023-01-01")).toBe("0.62%");
+    expect(rateOn("recargo_equivalencia", "biomass_temporary", "2023-12-31")).toBe("0.62%");
+    expect(rateOn("recargo_equivalencia", "biomass_temporary", "2024-01-01")).toBe("1.4%");
+    expect(rateOn("recargo_equivalencia", "biomass_temporary", "2024-06-30")).toBe("1.4%");
+    expect(reasonOn("es", "recargo_equivalencia", "biomass_temporary", "2024-07-01")).toBe("not_in_force");
+    expect(versionOn("recargo_equivalencia", "biomass_temporary", "2023-06-01").legal_reference).toContain(
+      "RDL 20/2022",
+    );
+    expect(versionOn("recargo_equivalencia", "biomass_temporary", "2024-03-01").legal_reference).toContain(
+      "RDL 8/2023",
+    );
+  });
+
+  it("tobacco recargo 1.75 %", () => {
+    for (const day of ["2012-09-01", "2024-05-01", "2026-11-23"]) {
+      expect(rateOn("recargo_equivalencia", "tobacco", day), day).toBe("1.75%");
+      // Its IVA twin (same rule id, as issuance requires) is the general rate.
+      expect(rateOn("iva", "tobacco", day), day).toBe(rateOn("iva", "general", day));
+    }
+    expect(versionOn("recargo_equivalencia", "tobacco", "2024-05-01").legal_reference).toContain(
+      "Ley 37/1992, art. 161",
+    );
+  });
+
+  it("IRPF agriculture 2 % and pig fattening/poultry 1 %", () => {
+    expect(rateOn("irpf", "agriculture_livestock", "2024-05-01")).toBe("2%");
+    expect(rateOn("irpf", "pig_fattening_poultry", "2024-05-01")).toBe("1%");
+    for (const rule of ["agriculture_livestock", "pig_fattening_poultry"]) {
+      expect(versionOn("irpf", rule, "2024-05-01").legal_reference, rule).toContain("RD 439/2007, art. 95.4");
+    }
+  });
+
+  it("domestic reverse charge (S2) is distinct from EU services (N2)", () => {
+    const domestic = versionOn("iva", "reverse_charge", "2024-05-01");
+    const eu = versionOn("iva", "reverse_charge_eu", "2024-05-01");
+    expect([domestic.treatment, domestic.rate, domestic.authority_code]).toEqual([
+      "reverse_charge",
+      null,
+      "S2",
+    ]);
+    expect(domestic.legal_reference).toBe("Ley 37/1992, art. 84.Uno.2º");
+    expect([eu.treatment, eu.rate, eu.authority_code]).toEqual(["reverse_charge", null, "N2"]);
+    expect(eu.legal_reference).toMatch(/^Ley 37\/1992, art\. 69/);
   });
 });
 
@@ -206,6 +282,7 @@ describe("resolveRule: results", () => {
     for (const [rule, code] of [
       ["exempt_art_20", "E1"],
       ["exempt_art_25", "E5"],
+      ["reverse_charge_eu", "N2"],
       ["reverse_charge", "S2"],
       ["not_subject_location", "N2"],
     ]) {

@@ -1,5 +1,5 @@
 import type { Tax } from "../types";
-import { LIVA_START, versions } from "./define";
+import { LIVA_START, type Period, versions } from "./define";
 
 /**
  * IVA (Ley 37/1992). Sources: Ley 37/1992 arts. 20–25, 69–70, 84, 90–91 and the RDLs cited per rule.
@@ -14,23 +14,39 @@ import { LIVA_START, versions } from "./define";
  * seed oils and pasta; `general` 21 % for energy). A date after the end of a temporary rule is
  * `not_in_force`, never silently the permanent rate.
  *
- * Authority codes (VERI*FACTU, Orden HAC/1177/2024): taxable S1, reverse charge S2, exempt
- * E1–E6 by article, not subject N1 (arts. 7, 14) / N2 (place-of-supply rules). The codes label
- * the treatment; the SII already used the same lists before VERI*FACTU.
+ * Authority codes (VERI*FACTU, Orden HAC/1177/2024): taxable S1, domestic reverse charge S2,
+ * exempt E1–E6 by article, not subject N1 (arts. 7, 14) / N2 (place-of-supply rules, which
+ * include the EU-services reverse charge). The codes label the treatment; the SII already used
+ * the same lists before VERI*FACTU. Rates have at most two decimals: VERI*FACTU reports
+ * `TipoImpositivo` as Tipo2.2 (the catalog test checks it).
  * The 0 % temporary food rate is S1 (subject, not exempt, rate 0), the reading of RDL 20/2022
  * art. 72 (a reduced rate, not an exemption); AEAT's final stance (S1 vs E6) is unverified.
  */
 
 const S1 = "S1";
 
+const GENERAL_PERIODS: readonly Period[] = [
+  { rate: "15%", from: "1993-01-01", until: "1994-12-31", ref: "Ley 37/1992, art. 90" },
+  { rate: "16%", from: "1995-01-01", until: "2010-06-30", ref: "Ley 37/1992, art. 90" },
+  { rate: "18%", from: "2010-07-01", until: "2012-08-31", ref: "Ley 37/1992, art. 90; Ley 26/2009" },
+  { rate: "21%", from: "2012-09-01", until: null, ref: "Ley 37/1992, art. 90; RDL 20/2012" },
+];
+
 const general = versions(
   { rule: "general", description: "IVA general rate", treatment: "taxable", authority_code: S1 },
-  [
-    { rate: "15%", from: "1993-01-01", until: "1994-12-31", ref: "Ley 37/1992, art. 90" },
-    { rate: "16%", from: "1995-01-01", until: "2010-06-30", ref: "Ley 37/1992, art. 90" },
-    { rate: "18%", from: "2010-07-01", until: "2012-08-31", ref: "Ley 37/1992, art. 90; Ley 26/2009" },
-    { rate: "21%", from: "2012-09-01", until: null, ref: "Ley 37/1992, art. 90; RDL 20/2012" },
-  ],
+  GENERAL_PERIODS,
+);
+
+// Tobacco products (labores del tabaco) pay the general rate; the rule exists so that a line can
+// carry the tobacco recargo de equivalencia (1.75 %), which issuance pairs by rule id.
+const tobacco = versions(
+  {
+    rule: "tobacco",
+    description: "IVA general rate, tobacco products",
+    treatment: "taxable",
+    authority_code: S1,
+  },
+  GENERAL_PERIODS,
 );
 
 const reduced = versions(
@@ -147,9 +163,43 @@ const biomass = versions(
     authority_code: S1,
   },
   [
-    { rate: "5%", from: "2022-10-01", until: "2023-12-31", ref: "RDL 17/2022; RDL 20/2022" },
+    { rate: "5%", from: "2022-10-01", until: "2023-12-31", ref: "RDL 17/2022, art. 6; RDL 20/2022, art. 1" },
     { rate: "10%", from: "2024-01-01", until: "2024-06-30", ref: "RDL 8/2023" },
   ],
+);
+
+// Two reverse charges with different VERI*FACTU qualifications. `reverse_charge` keeps its
+// id and its meaning (it always cited art. 84.Uno.2º): the domestic case, where the Spanish
+// business recipient becomes the taxpayer (construction works, scrap, gold, real estate,
+// electronics…), S2. Services to a business in another member state are `reverse_charge_eu`:
+// the place of supply is the recipient's country (art. 69.Uno.1º), so the operation is not
+// subject in Spain (N2) and the recipient self-assesses there (Directive 2006/112/EC art.
+// 196); the invoice says "Inversión del sujeto pasivo" (RD 1619/2012 art. 6.1.m).
+const reverseChargeEu = versions(
+  {
+    rule: "reverse_charge_eu",
+    description: "Reverse charge: services to an EU business, not subject to Spanish IVA (art. 69)",
+    treatment: "reverse_charge",
+    authority_code: "N2",
+  },
+  [
+    {
+      rate: null,
+      from: LIVA_START,
+      until: null,
+      ref: "Ley 37/1992, art. 69.Uno.1º; RD 1619/2012, art. 6.1.m)",
+    },
+  ],
+);
+
+const reverseChargeDomestic = versions(
+  {
+    rule: "reverse_charge",
+    description: "Reverse charge: IVA payable by the business recipient (art. 84.Uno.2º Ley 37/1992)",
+    treatment: "reverse_charge",
+    authority_code: "S2",
+  },
+  [{ rate: null, from: LIVA_START, until: null, ref: "Ley 37/1992, art. 84.Uno.2º" }],
 );
 
 const exempt = (rule: string, description: string, code: string, ref: string) =>
@@ -170,6 +220,7 @@ export const IVA: Tax = {
     ...general,
     ...reduced,
     ...superReduced,
+    ...tobacco,
     ...foodBasic,
     ...oliveOil,
     ...seedOilPasta,
@@ -207,15 +258,8 @@ export const IVA: Tax = {
       "E6",
       "Ley 37/1992 (exemption other than arts. 20–25)",
     ),
-    ...versions(
-      {
-        rule: "reverse_charge",
-        description: "Reverse charge: IVA payable by the recipient (art. 84.Uno.2º Ley 37/1992)",
-        treatment: "reverse_charge",
-        authority_code: "S2",
-      },
-      [{ rate: null, from: LIVA_START, until: null, ref: "Ley 37/1992, art. 84.Uno.2º" }],
-    ),
+    ...reverseChargeEu,
+    ...reverseChargeDomestic,
     ...notSubject(
       "not_subject_art_7_14",
       "Not subject to IVA (arts. 7 and 14 Ley 37/1992)",
