@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import { unstable_readConfig } from "wrangler";
 
 // The suite sends many requests per key, and all its keyless ones from one address (no
@@ -42,8 +42,27 @@ export default defineConfig({
     })),
   ],
   test: {
-    include: ["test/**/*.test.ts"],
-    setupFiles: ["./test/setup.ts"],
-    testTimeout: 30_000,
+    // The suite runs in workerd; test/tooling runs in Node, for checks that start programs
+    // (xmllint validating the VERI*FACTU XML against AEAT's XSDs). `npm test` runs both.
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "workers",
+          include: ["test/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, "test/tooling/**"],
+          setupFiles: ["./test/setup.ts"],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: "node",
+          environment: "node",
+          include: ["test/tooling/**/*.test.ts"],
+          testTimeout: 30_000,
+        },
+      },
+    ],
   },
 });

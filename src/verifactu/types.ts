@@ -1,0 +1,83 @@
+/**
+ * A VERI*FACTU registration record (`RegistroAlta` of AEAT's SuministroInformacion.xsd). Keys are
+ * the XSD's element names so that the record, its hash and its XML read alike; `xml.ts` writes
+ * them in the XSD's order, whatever the order of the keys here.
+ */
+
+/** An invoice's identity: issuer NIF, series and number, issue date `DD-MM-YYYY`. */
+export interface IdFactura {
+  IDEmisorFactura: string;
+  NumSerieFactura: string;
+  FechaExpedicionFactura: string;
+}
+
+/** L7: 02 NIF-IVA, 03 passport, 04 official document of the country of residence, 05, 06, 07 not registered. */
+export type IdType = "02" | "03" | "04" | "05" | "06" | "07";
+
+export interface IdOtro {
+  CodigoPais: string;
+  IDType: IdType;
+  ID: string;
+}
+
+/** A recipient: a Spanish NIF, or another identification. */
+export type Destinatario = { NombreRazon: string } & ({ NIF: string } | { IDOtro: IdOtro });
+
+/** F1 invoice, F2 simplified, R1–R5 corrective (F3, substitution of simplified invoices, is not issued). */
+export type TipoFactura = "F1" | "F2" | "R1" | "R2" | "R3" | "R4" | "R5";
+
+/** L9: S1 subject, S2 subject with reverse charge, N1/N2 not subject. */
+export type CalificacionOperacion = "S1" | "S2" | "N1" | "N2";
+/** L10: exempt under LIVA arts. 20 (E1), 21 (E2), 22 (E3), 23–24 (E4), 25 (E5), other (E6). */
+export type OperacionExenta = "E1" | "E2" | "E3" | "E4" | "E5" | "E6";
+
+/** One `DetalleDesglose`: a qualification (or exemption), its base and quotas. Amounts as written. */
+export type DetalleDesglose = {
+  /** 01: IVA. */
+  Impuesto: "01";
+  /** L8A: 01 general, 02 export, 18 recargo de equivalencia. */
+  ClaveRegimen: "01" | "02" | "18";
+  TipoImpositivo?: string;
+  BaseImponibleOimporteNoSujeto: string;
+  CuotaRepercutida?: string;
+  TipoRecargoEquivalencia?: string;
+  CuotaRecargoEquivalencia?: string;
+} & ({ CalificacionOperacion: CalificacionOperacion } | { OperacionExenta: OperacionExenta });
+
+export type Encadenamiento = { PrimerRegistro: "S" } | { RegistroAnterior: IdFactura & { Huella: string } };
+
+/** The invoicing software that produced the record (`SistemaInformaticoType`). */
+export interface SistemaInformatico {
+  NombreRazon: string;
+  NIF: string;
+  NombreSistemaInformatico: string;
+  IdSistemaInformatico: string;
+  Version: string;
+  NumeroInstalacion: string;
+  TipoUsoPosibleSoloVerifactu: "S" | "N";
+  TipoUsoPosibleMultiOT: "S" | "N";
+  IndicadorMultiplesOT: "S" | "N";
+}
+
+export interface RegistroAlta {
+  IDVersion: "1.0";
+  IDFactura: IdFactura;
+  NombreRazonEmisor: string;
+  TipoFactura: TipoFactura;
+  /** `I`: a corrective invoice by differences, the only kind this service issues. */
+  TipoRectificativa?: "I";
+  FacturasRectificadas?: IdFactura[];
+  FechaOperacion?: string;
+  DescripcionOperacion: string;
+  Destinatarios?: Destinatario[];
+  Desglose: DetalleDesglose[];
+  CuotaTotal: string;
+  ImporteTotal: string;
+  Encadenamiento: Encadenamiento;
+  SistemaInformatico: SistemaInformatico;
+  /** ISO 8601 with the offset, in Spanish peninsular time: `2026-11-23T10:00:00+01:00`. */
+  FechaHoraHusoGenRegistro: string;
+  /** 01: SHA-256. */
+  TipoHuella: "01";
+  Huella: string;
+}

@@ -1,0 +1,137 @@
+import type { Destinatario, DetalleDesglose, IdFactura, RegistroAlta, SistemaInformatico } from "./types";
+
+/**
+ * The `RegFactuSistemaFacturacion` document (SuministroLR.xsd) that carries a registration
+ * record to AEAT: a `Cabecera` naming the issuer, then the record. Elements are written in the
+ * XSD's order with two prefixes, `sfLR` for SuministroLR.xsd and `sf` for
+ * SuministroInformacion.xsd; no whitespace between elements, so the bytes depend only on the
+ * record and the client sends what `GET …/verifactu-record` shows.
+ */
+
+const BASE =
+  "https://www2.agenciatributaria.gob.es/static_files/common/internet/dep/aplicaciones/es/aeat/tike/cont/ws";
+export const NS_LR = `${BASE}/SuministroLR.xsd`;
+export const NS_SF = `${BASE}/SuministroInformacion.xsd`;
+
+// XML 1.0 cannot hold C0 controls other than tab, newline and carriage return, nor U+FFFE/U+FFFF.
+const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
+
+/** Text content escaped for XML: `&`, `<`, `>`; `\r` as a reference so parsers keep it. */
+export function escapeText(text: string): string {
+  if (FORBIDDEN.test(text)) throw new RangeError("text with a character XML cannot hold");
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\r/g, "&#13;");
+}
+
+type Node = string | undefined | Node[];
+
+/** `<sf:name>…</sf:name>`, or nothing when the value is undefined (an optional element left out). */
+function el(name: string, value: Node | Node[]): string {
+  if (value === undefined) return "";
+  const body = typeof value === "string" ? escapeText(value) : flat(value);
+  return `<${name}>${body}</${name}>`;
+}
+const flat = (nodes: Node[]): string => nodes.map((n) => (Array.isArray(n) ? flat(n) : (n ?? ""))).join("");
+const sf = (name: string, value: Node | Node[]) => el(`sf:${name}`, value);
+
+const idFactura = (id: IdFactura) => [
+  sf("IDEmisorFactura", id.IDEmisorFactura),
+  sf("NumSerieFactura", id.NumSerieFactura),
+  sf("FechaExpedicionFactura", id.FechaExpedicionFactura),
+];
+
+const destinatario = (d: Destinatario) => [
+  sf("NombreRazon", d.NombreRazon),
+  "NIF" in d
+    ? sf("NIF", d.NIF)
+    : sf("IDOtro", [
+        sf("CodigoPais", d.IDOtro.CodigoPais),
+        sf("IDType", d.IDOtro.IDType),
+        sf("ID", d.IDOtro.ID),
+      ]),
+];
+
+const detalle = (d: DetalleDesglose) =>
+  sf("DetalleDesglose", [
+    sf("Impuesto", d.Impuesto),
+    sf("ClaveRegimen", d.ClaveRegimen),
+    "CalificacionOperacion" in d
+      ? sf("CalificacionOperacion", d.CalificacionOperacion)
+      : sf("OperacionExenta", d.OperacionExenta),
+    sf("TipoImpositivo", d.TipoImpositivo),
+    sf("BaseImponibleOimporteNoSujeto", d.BaseImponibleOimporteNoSujeto),
+    sf("CuotaRepercutida", d.CuotaRepercutida),
+    sf("TipoRecargoEquivalencia", d.TipoRecargoEquivalencia),
+    sf("CuotaRecargoEquivalencia", d.CuotaRecargoEquivalencia),
+  ]);
+
+const sistema = (s: SistemaInformatico) => [
+  sf("NombreRazon", s.NombreRazon),
+  sf("NIF", s.NIF),
+  sf("NombreSistemaInformatico", s.NombreSistemaInformatico),
+  sf("IdSistemaInformatico", s.IdSistemaInformatico),
+  sf("Version", s.Version),
+  sf("NumeroInstalacion", s.NumeroInstalacion),
+  sf("TipoUsoPosibleSoloVerifactu", s.TipoUsoPosibleSoloVerifactu),
+  sf("TipoUsoPosibleMultiOT", s.TipoUsoPosibleMultiOT),
+  sf("IndicadorMultiplesOT", s.IndicadorMultiplesOT),
+];
+
+/** The `RegistroAlta` element alone. */
+export function registroAltaXml(r: RegistroAlta): string {
+  const chain =
+    "PrimerRegistro" in r.Encadenamiento
+      ? sf("PrimerRegistro", r.Encadenamiento.PrimerRegistro)
+      : sf("RegistroAnterior", [
+          ...idFactura(r.Encadenamiento.RegistroAnterior),
+          sf("Huella", r.Encadenamiento.RegistroAnterior.Huella),
+        ]);
+  return sf("RegistroAlta", [
+    sf("IDVersion", r.IDVersion),
+    sf("IDFactura", idFactura(r.IDFactura)),
+    sf("NombreRazonEmisor", r.NombreRazonEmisor),
+    sf("TipoFactura", r.TipoFactura),
+    sf("TipoRectificativa", r.TipoRectificativa),
+    r.FacturasRectificadas &&
+      sf(
+        "FacturasRectificadas",
+        r.FacturasRectificadas.map((f) => sf("IDFacturaRectificada", idFactura(f))),
+      ),
+    sf("FechaOperacion", r.FechaOperacion),
+    sf("DescripcionOperacion", r.DescripcionOperacion),
+    r.Destinatarios &&
+      sf(
+        "Destinatarios",
+        r.Destinatarios.map((d) => sf("IDDestinatario", destinatario(d))),
+      ),
+    sf("Desglose", r.Desglose.map(detalle)),
+    sf("CuotaTotal", r.CuotaTotal),
+    sf("ImporteTotal", r.ImporteTotal),
+    sf("Encadenamiento", [chain]),
+    sf("SistemaInformatico", sistema(r.SistemaInformatico)),
+    sf("FechaHoraHusoGenRegistro", r.FechaHoraHusoGenRegistro),
+    sf("TipoHuella", r.TipoHuella),
+    sf("Huella", r.Huella),
+  ]);
+}
+
+/**
+ * The whole document for one record, UTF-8.
+ *
+ * @example
+ * registrationXml(record); // '<?xml version="1.0" encoding="UTF-8"?><sfLR:RegFactuSistemaFacturacion …'
+ */
+export function registrationXml(record: RegistroAlta): string {
+  const cabecera = el("sfLR:Cabecera", [
+    sf("ObligadoEmision", [
+      sf("NombreRazon", record.NombreRazonEmisor),
+      sf("NIF", record.IDFactura.IDEmisorFactura),
+    ]),
+  ]);
+  return (
+    '<?xml version="1.0" encoding="UTF-8"?>' +
+    `<sfLR:RegFactuSistemaFacturacion xmlns:sfLR="${NS_LR}" xmlns:sf="${NS_SF}">` +
+    cabecera +
+    el("sfLR:RegistroFactura", [registroAltaXml(record)]) +
+    "</sfLR:RegFactuSistemaFacturacion>"
+  );
+}
