@@ -1,6 +1,7 @@
 // Seeds the local development accounts and their fixed keys (decisions.md). Idempotent:
 // fixed ids and INSERT OR IGNORE, so running it twice changes nothing. Local only: these
 // keys never go into a migration.
+import { topUpSql } from "./balance-top-up.mjs";
 import { lit, sha256Hex, wrangler } from "./lib.mjs";
 
 const CREATED = "2026-01-01T00:00:00.000Z";
@@ -65,6 +66,19 @@ for (const a of accounts) {
     statements.push(
       `INSERT OR IGNORE INTO api_keys (id, account_id, live, key_hash, key_hint, created_at) VALUES (${lit(keyId)}, ${lit(a.id)}, ${mode === "live" ? 1 : 0}, ${lit(sha256Hex(key))}, ${lit(key.slice(-4))}, ${lit(CREATED)});`,
     );
+    // 100.00 of usage balance, once: fixed ids, and the top-up SQL leaves an existing id alone.
+    const tag = `${a.slug === "es" ? "ES" : "GB"}${mode === "test" ? "T" : "V"}1`;
+    statements.push(
+      topUpSql({
+        id: `btx_0000000000000000000000${tag}`,
+        accountId: a.id,
+        live: mode === "live",
+        cents: 10_000,
+        description: "Local development credit",
+        now: CREATED,
+        eventId: `evt_0000000000000000000000${tag}`,
+      }),
+    );
   }
 }
 
@@ -74,7 +88,7 @@ export function seedLocal(extraArgs = []) {
     capture: true,
   });
   console.log(
-    "Seeded local accounts. Dev keys: sk_test_es_localdev, sk_live_es_localdev, sk_test_global_localdev, sk_live_global_localdev",
+    "Seeded local accounts (usage balance 100.00 EUR each on first seed). Dev keys: sk_test_es_localdev, sk_live_es_localdev, sk_test_global_localdev, sk_live_global_localdev",
   );
 }
 

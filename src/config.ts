@@ -22,6 +22,18 @@ const delayList = z
       .min(1, "must list at least one delay"),
   );
 
+/** A price in EUR ("0.10"): at least 0, at most 2 decimals (EUR's minor unit); output in cents. */
+const price = z
+  .string()
+  .regex(
+    /^(0|[1-9]\d{0,8})(\.\d{1,2})?$/,
+    'must be a decimal string in EUR such as "0.10" (at most 2 decimals)',
+  )
+  .transform((s) => {
+    const [whole = "0", fraction = ""] = s.split(".");
+    return Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
+  });
+
 const flag = z.enum(["true", "false"]).transform((v) => v === "true");
 
 const configSchema = z.object({
@@ -34,6 +46,8 @@ const configSchema = z.object({
   VERIFICATION_RETRY_DELAYS: delayList.prefault("60,600,3600,21600"),
   /** "off" only for bench/ under `npm start`: a load test from one key would be all 429s. */
   RATE_LIMITS: z.enum(["on", "off"]).default("on"),
+  /** What issuing one invoice debits from the usage balance (compliance.md: default "0.10"). */
+  USAGE_PRICE_INVOICE: price.prefault("0.10"),
 });
 
 export type Config = {
@@ -44,6 +58,8 @@ export type Config = {
   verificationRetryDelays: readonly number[];
   /** The `[[ratelimits]]` of wrangler.toml are enforced (always, outside development). */
   rateLimits: boolean;
+  /** The usage debit of one issued invoice, in euro cents. */
+  usagePriceInvoice: number;
 };
 
 /**
@@ -69,6 +85,7 @@ export function parseConfig(vars: Record<string, unknown>): Config {
     webhookRetryDelays: Object.freeze(v.WEBHOOK_RETRY_DELAYS),
     verificationRetryDelays: Object.freeze(v.VERIFICATION_RETRY_DELAYS),
     rateLimits: v.RATE_LIMITS === "on",
+    usagePriceInvoice: v.USAGE_PRICE_INVOICE,
   };
 }
 

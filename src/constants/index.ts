@@ -35,6 +35,10 @@ export type InvoiceNumbering = (typeof INVOICE_NUMBERINGS)[number];
 export const CORRECTION_REASONS = ["R1", "R2", "R3", "R4", "R5"] as const;
 export type CorrectionReason = (typeof CORRECTION_REASONS)[number];
 
+/** `usage`: a debit for an issued invoice. `top_up`: a credit made by an operator. */
+export const BALANCE_TRANSACTION_TYPES = ["usage", "top_up"] as const;
+export type BalanceTransactionType = (typeof BALANCE_TRANSACTION_TYPES)[number];
+
 export const DESTINATION_STATUSES = ["enabled", "disabled"] as const;
 export const DISABLED_REASONS = ["delivery_failures", "requested"] as const;
 
@@ -53,6 +57,7 @@ export const EVENT_TYPES = [
   "tax_id.verification.failed",
   "invoice.issued",
   "invoice.amended",
+  "billing.balance_transaction.created",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -66,5 +71,6 @@ export const RELATED_OBJECT_PATHS = {
   payment_instruction: "/v1/payment-instructions",
   tax_id: "/v1/tax-ids",
   invoice: "/v1/invoices",
+  balance_transaction: "/v1/balance-transactions",
 } as const;
 export type RelatedObjectType = keyof typeof RELATED_OBJECT_PATHS;

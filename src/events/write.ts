@@ -22,6 +22,8 @@ export type Writer = {
 };
 
 export type EventSpec = {
+  /** The event's id when the caller needs it before the batch (a debit's `source_event`). */
+  id?: string;
   type: EventType;
   /** The related object as the API shows it now: the event's immutable `data.object`. */
   object: { id: string; object: RelatedObjectType };
@@ -97,7 +99,7 @@ export async function writeWithEvents<S extends Statements>(
 
 function eventRow(scope: Scope, spec: EventSpec): EventRow {
   return {
-    id: newId("event"),
+    id: spec.id ?? newId("event"),
     accountId: scope.accountId,
     live: scope.live,
     type: spec.type,

@@ -10,6 +10,7 @@ export const ID_PREFIX = {
   event: "evt",
   eventDestination: "ed",
   invoice: "inv",
+  balanceTransaction: "btx",
   deliveryAttempt: "dla",
   request: "req",
 } as const;

@@ -1,4 +1,6 @@
 import { accountRoutes } from "./account";
+import { balanceRoutes } from "./balance";
+import { balanceTransactionRoutes } from "./balance-transactions";
 import { customerRoutes } from "./customers";
 import { eventDestinationRoutes } from "./event-destinations";
 import { eventRoutes } from "./events";
@@ -19,4 +21,6 @@ export const ROUTES = [
   ...eventDestinationRoutes,
   ...invoiceRoutes,
   ...taxIdRoutes,
+  ...balanceRoutes,
+  ...balanceTransactionRoutes,
 ];

@@ -15,6 +15,7 @@ describe("configuration is parsed once, and a malformed value is an error", () =
       webhookRetryDelays: [60, 600, 3600, 21600],
       verificationRetryDelays: [60, 600, 3600, 21600],
       rateLimits: true,
+      usagePriceInvoice: 10,
     });
   });
 
@@ -31,11 +32,26 @@ describe("configuration is parsed once, and a malformed value is an error", () =
       webhookRetryDelays: [2, 4, 8, 16],
       verificationRetryDelays: [2, 4, 8, 16],
       rateLimits: true,
+      usagePriceInvoice: 10,
     });
   });
 
   it("VERIFICATION_RETRY_DELAYS defaults to compliance.md's 1 min, 10 min, 1 h, 6 h", () => {
     expect(parseConfig(valid).verificationRetryDelays).toEqual([60, 600, 3600, 21600]);
+  });
+
+  it("USAGE_PRICE_INVOICE defaults to compliance.md's 0.10 EUR, in cents", () => {
+    expect(parseConfig(valid).usagePriceInvoice).toBe(10);
+  });
+
+  it.each([
+    ["0.10", 10],
+    ["0.1", 10],
+    ["2", 200],
+    ["0", 0],
+    ["12.34", 1234],
+  ])("USAGE_PRICE_INVOICE %s is %i cents", (value, cents) => {
+    expect(parseConfig({ ...valid, USAGE_PRICE_INVOICE: value }).usagePriceInvoice).toBe(cents);
   });
 
   it.each([
@@ -57,6 +73,10 @@ describe("configuration is parsed once, and a malformed value is an error", () =
       { VERIFICATION_RETRY_DELAYS: "60,43201" },
       "VERIFICATION_RETRY_DELAYS",
     ],
+    ["a usage price with three decimals", { USAGE_PRICE_INVOICE: "0.105" }, "USAGE_PRICE_INVOICE"],
+    ["a negative usage price", { USAGE_PRICE_INVOICE: "-0.10" }, "USAGE_PRICE_INVOICE"],
+    ["a usage price as a number, not a string", { USAGE_PRICE_INVOICE: 0.1 }, "USAGE_PRICE_INVOICE"],
+    ["a usage price with a currency sign", { USAGE_PRICE_INVOICE: "€0.10" }, "USAGE_PRICE_INVOICE"],
     ["an unknown APP_ENV", { APP_ENV: "staging" }, "APP_ENV"],
     ["a metrics flag that is not true or false", { EXPOSE_DB_METRICS: "yes" }, "EXPOSE_DB_METRICS"],
   ])("%s is rejected, naming the variable", (_, override, name) => {

@@ -1,4 +1,5 @@
 export * from "./accounts";
+export * from "./balance-transactions";
 export * from "./customers";
 export * from "./events";
 export * from "./invoices";

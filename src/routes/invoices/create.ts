@@ -1,4 +1,6 @@
 import { eq, sql } from "drizzle-orm";
+import { usageDebit } from "../../balance/usage";
+import { config } from "../../config";
 import { invoices } from "../../db/schema";
 import type { EventSpec } from "../../events/write";
 import { writeWithEvents } from "../../events/write";
@@ -8,6 +10,7 @@ import { loadIssueContext } from "../../invoices/context";
 import { DEFAULT_SERIES } from "../../invoices/numbering";
 import { isRaised, isUniqueViolation } from "../../lib/db-errors";
 import { ApiError } from "../../lib/errors";
+import { newId } from "../../lib/ids";
 import { route } from "../../lib/route";
 import { createInvoiceBody, invoiceObject } from "./schemas";
 import { numberPaths, serializeInvoice } from "./serialize";
@@ -66,8 +69,16 @@ export const createInvoice = route({
       const draft = buildInvoice(caller, req, ctx);
       // The event's copy takes the number from the database, like the row (see numberPaths).
       const pending = serializeInvoice({ ...draft, counter: 0, number: "" });
+      // The usage debit names this event, so its id is known before the batch.
+      const issuedId = newId("event");
+      const debit = usageDebit(db, caller, {
+        priceCents: config(c.env).usagePriceInvoice,
+        sourceEvent: issuedId,
+        invoiceId: draft.id,
+        createdAt: draft.createdAt,
+      });
       const events: EventSpec[] = [
-        { type: "invoice.issued", object: pending, fill: numberPaths(pending, draft.number) },
+        { id: issuedId, type: "invoice.issued", object: pending, fill: numberPaths(pending, draft.number) },
       ];
       if (ctx.corrected) {
         // The corrected invoice gains this one in `corrected_by`: its only change, ever.
@@ -77,6 +88,7 @@ export const createInvoice = route({
         });
         events.push({ type: "invoice.amended", object: amended });
       }
+      events.push(debit.event);
       try {
         const { results } = await writeWithEvents(
           writerOf(c),
@@ -91,6 +103,7 @@ export const createInvoice = route({
                 .set({ correctedBy: sql`json_insert(${invoices.correctedBy}, '$[#]', ${draft.id})` })
                 .where(eq(invoices.id, ctx.corrected.id)),
             }),
+            debit: debit.statement,
           },
           ...events,
         );

@@ -1,0 +1,17 @@
+import { idParams, route } from "../../lib/route";
+import { findBalanceTransaction } from "./find";
+import { balanceTransactionObject } from "./schemas";
+import { serializeBalanceTransaction } from "./serialize";
+
+export const retrieveBalanceTransaction = route({
+  method: "get",
+  path: "/v1/balance-transactions/:id",
+  tag: "Balance",
+  summary: "Retrieve a balance transaction",
+  request: { params: idParams },
+  responses: { 200: { description: "The balance transaction.", schema: balanceTransactionObject } },
+  handler: async (c, { params }) =>
+    c.json(
+      serializeBalanceTransaction(await findBalanceTransaction(c.get("db"), c.get("caller"), params.id)),
+    ),
+});

@@ -1,0 +1,3 @@
+import { retrieveBalance } from "./retrieve";
+
+export const balanceRoutes = [retrieveBalance];
