@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { expect, vi } from "vitest";
+import { expect, onTestFinished, vi } from "vitest";
 
 type AccountTable = "customers" | "payment_instructions" | "event_destinations" | "events";
 
@@ -29,4 +29,20 @@ export async function allDispatched(): Promise<void> {
     },
     { timeout: 5000, interval: 10 },
   );
+}
+
+/**
+ * Renames `table` away for the rest of the test: every D1 statement on it fails, as in an
+ * outage. Restored when the test finishes (or earlier, by calling what it returns).
+ */
+export async function breakTable(table: string): Promise<() => Promise<void>> {
+  await env.DB.prepare(`ALTER TABLE ${table} RENAME TO ${table}_away`).run();
+  let restored = false;
+  const restore = async () => {
+    if (restored) return;
+    restored = true;
+    await env.DB.prepare(`ALTER TABLE ${table}_away RENAME TO ${table}`).run();
+  };
+  onTestFinished(restore);
+  return restore;
 }

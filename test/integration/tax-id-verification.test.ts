@@ -4,11 +4,11 @@
  * `pending`; the test then plays the queue (test/helpers/verifications.ts): the worker's own
  * consumer runs each message the app sent, and each next attempt after its delay.
  */
-import { env } from "cloudflare:workers";
-import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { TaxRegimeId } from "../../src/constants";
 import { type ApiClient, client, expectStatus } from "../helpers/api";
 import { useClock } from "../helpers/clock";
+import { breakTable } from "../helpers/db";
 import { createAccount } from "../helpers/factories";
 import { listEvents } from "../helpers/reads";
 import type { Customer, TaxId } from "../helpers/types";
@@ -191,19 +191,6 @@ describe("which Tax IDs are verified", () => {
     expect((await listEvents(api, "?type=customer.updated")).data).toEqual([]);
   });
 });
-
-/** Renames `table` away for the rest of the test: every D1 statement on it fails, as in an outage. */
-async function breakTable(table: string): Promise<() => Promise<void>> {
-  await env.DB.prepare(`ALTER TABLE ${table} RENAME TO ${table}_away`).run();
-  let restored = false;
-  const restore = async () => {
-    if (restored) return;
-    restored = true;
-    await env.DB.prepare(`ALTER TABLE ${table}_away RENAME TO ${table}`).run();
-  };
-  onTestFinished(restore);
-  return restore;
-}
 
 /** A customer with a pending Tax ID whose first check is captured, not yet run. */
 async function pendingCustomer(nif = "B12345674") {

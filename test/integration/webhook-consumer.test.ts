@@ -3,10 +3,10 @@
  * message batches: what one attempt does with each kind of answer. Events are inserted
  * straight into D1 (already dispatched), so the real local queue carries nothing here.
  */
-import { env } from "cloudflare:workers";
-import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { DeliveryMessage } from "../../src/webhooks/message";
 import { client } from "../helpers/api";
+import { breakTable } from "../helpers/db";
 import { createAccount, createDestination, insertEvent, type TestAccount } from "../helpers/factories";
 import { type Call, captureFetch, deadLetters, deliveryAttempts, runQueue } from "../helpers/webhooks";
 
@@ -183,19 +183,6 @@ describe("webhook consumer: the dead-letter queue", () => {
     expect(await deliveryAttempts(b.id)).toEqual([expect.objectContaining({ outcome: "exhausted" })]);
   });
 });
-
-/** Renames `table` away for the rest of the test: every D1 write to it fails, as in an outage. */
-async function breakTable(table: string): Promise<() => Promise<void>> {
-  await env.DB.prepare(`ALTER TABLE ${table} RENAME TO ${table}_away`).run();
-  let restored = false;
-  const restore = async () => {
-    if (restored) return;
-    restored = true;
-    await env.DB.prepare(`ALTER TABLE ${table}_away RENAME TO ${table}`).run();
-  };
-  onTestFinished(restore);
-  return restore;
-}
 
 describe("webhook consumer: our own failures do not use up the receiver's 5 attempts", () => {
   it("an attempt that cannot be recorded (D1 write fails) is retried as the same attempt, so the receiver keeps its 5", async () => {
