@@ -2,10 +2,11 @@ import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { type BalanceTransactionRow, balanceTransactions } from "../db/schema";
 import type { EventSpec, Scope } from "../events/write";
+import { currencyExponent } from "../lib/currencies";
 
-/** The balance's one currency (compliance.md) and its minor-unit exponent. */
+/** The balance's one currency (compliance.md) and its ISO 4217 minor-unit exponent. */
 export const BALANCE_CURRENCY = "EUR";
-export const BALANCE_EXPONENT = 2;
+export const BALANCE_EXPONENT = currencyExponent(BALANCE_CURRENCY) as number;
 
 const inScope = (s: Scope) =>
   and(eq(balanceTransactions.accountId, s.accountId), eq(balanceTransactions.live, s.live));
@@ -32,7 +33,7 @@ function nextSeq(s: Scope): SQL<number> {
 
 /**
  * Minor units as the API's decimal string ("-0.10"), computed by SQLite: what `formatMinor`
- * gives for EUR, for a value only the database knows yet.
+ * gives for the balance's currency (exponent 2), for a value only the database knows yet.
  */
 export function formatCentsSql(cents: SQL<number>): SQL<string> {
   return sql<string>`printf('%s%d.%02d', CASE WHEN ${cents} < 0 THEN '-' ELSE '' END, abs(${cents}) / 100, abs(${cents}) % 100)`;

@@ -1,4 +1,4 @@
-import { BALANCE_EXPONENT } from "../../balance/ledger";
+import { BALANCE_CURRENCY, BALANCE_EXPONENT } from "../../balance/ledger";
 import type { BalanceTransactionRow } from "../../db/schema";
 import { formatMinor } from "../../lib/money";
 import type { BalanceTransaction } from "./schemas";
@@ -11,7 +11,7 @@ export function serializeBalanceTransaction(row: BalanceTransactionRow): Balance
     live: row.live,
     type: row.type,
     amount: formatMinor(BigInt(row.amount), BALANCE_EXPONENT),
-    currency: "EUR",
+    currency: BALANCE_CURRENCY,
     balance_after: formatMinor(BigInt(row.balanceAfter), BALANCE_EXPONENT),
     description: row.description,
     source_event: row.sourceEvent,

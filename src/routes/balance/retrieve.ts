@@ -1,4 +1,4 @@
-import { BALANCE_EXPONENT, balanceQuery } from "../../balance/ledger";
+import { BALANCE_CURRENCY, BALANCE_EXPONENT, balanceQuery } from "../../balance/ledger";
 import { counted } from "../../db/client";
 import { formatMinor } from "../../lib/money";
 import { route } from "../../lib/route";
@@ -17,7 +17,7 @@ export const retrieveBalance = route({
     return c.json({
       object: "balance" as const,
       live: caller.live,
-      currency: "EUR" as const,
+      currency: BALANCE_CURRENCY,
       available: formatMinor(BigInt(row?.available ?? 0), BALANCE_EXPONENT),
     });
   },
