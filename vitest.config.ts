@@ -32,7 +32,10 @@ export default defineConfig({
         // Tax ID checks go to a queue without a consumer: a test runs the consumer itself on
         // what was sent (test/helpers/verifications.ts), so no check of another test's Tax ID
         // completes in the background and writes behind its back.
-        queueProducers: { VERIFICATIONS: { queueName: "tax-id-verifications-held" } },
+        queueProducers: {
+          VERIFICATIONS: { queueName: "tax-id-verifications-held" },
+          VERIFACTU_SUBMISSIONS: { queueName: "verifactu-submissions-held" },
+        },
         ratelimits: {
           ...raised,
           // Period 60 so that a burst of a few requests rarely straddles a window.

@@ -3,6 +3,10 @@ import { app } from "./app";
 import { config } from "./config";
 import { logError } from "./lib/log";
 import { deleteExpiredData } from "./lib/retention";
+import { canSendLive, recordRegistryFor } from "./verifactu";
+import { handleSubmissions } from "./verifactu/consumer";
+import { VERIFACTU_QUEUE } from "./verifactu/message";
+import { sweepPendingRecords } from "./verifactu/sweep";
 import { registryFor } from "./verification";
 import { VERIFICATION_DEAD_LETTER_QUEUE, VERIFICATION_QUEUE } from "./verification/config";
 import { failDeadVerifications, verifyBatch } from "./verification/consumer";
@@ -30,7 +34,9 @@ export default {
   fetch: app.fetch,
   async queue(batch, env, ctx) {
     // One handler for every queue: the batch names the queue it comes from.
-    if (batch.queue === VERIFICATION_QUEUE) {
+    if (batch.queue === VERIFACTU_QUEUE) {
+      await handleSubmissions(batch, env, ctx, recordRegistryFor);
+    } else if (batch.queue === VERIFICATION_QUEUE) {
       await verifyBatch(batch as MessageBatch<VerificationMessage>, env, ctx, registryFor);
     } else if (batch.queue === VERIFICATION_DEAD_LETTER_QUEUE) {
       await failDeadVerifications(batch as MessageBatch<VerificationMessage>, env, ctx);
@@ -43,6 +49,7 @@ export default {
   async scheduled(_controller, env, ctx) {
     ctx.waitUntil(chore("sweep", () => sweepUndispatched(env)));
     ctx.waitUntil(chore("verification_sweep", () => sweepUnqueuedVerifications(env)));
+    ctx.waitUntil(chore("verifactu_sweep", () => sweepPendingRecords(env, canSendLive(env))));
     ctx.waitUntil(chore("redrive", () => redriveRequested(env)));
     ctx.waitUntil(chore("retention", () => deleteExpiredData(env)));
   },

@@ -32,6 +32,9 @@ export type InvoiceType = (typeof INVOICE_TYPES)[number];
 export const INVOICE_NUMBERINGS = ["series", "customer"] as const;
 export type InvoiceNumbering = (typeof INVOICE_NUMBERINGS)[number];
 /** Corrective reasons (RD 1619/2012 art. 15; VERI*FACTU TipoFactura R1–R5). R5 corrects a simplified invoice. */
+/** A VERI*FACTU record's state at the registry: `pending` until its answer (compliance.md). */
+export const VERIFACTU_STATUSES = ["pending", "accepted", "accepted_with_errors", "rejected"] as const;
+export type VerifactuStatus = (typeof VERIFACTU_STATUSES)[number];
 export const CORRECTION_REASONS = ["R1", "R2", "R3", "R4", "R5"] as const;
 export type CorrectionReason = (typeof CORRECTION_REASONS)[number];
 
@@ -57,6 +60,9 @@ export const EVENT_TYPES = [
   "tax_id.verification.failed",
   "invoice.issued",
   "invoice.amended",
+  "invoice.verifactu_registration.accepted",
+  "invoice.verifactu_registration.accepted_with_errors",
+  "invoice.verifactu_registration.rejected",
   "billing.balance_transaction.created",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

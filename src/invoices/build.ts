@@ -31,10 +31,16 @@ export type IssueRequest = {
   notes: string | null;
 };
 
-/** The invoice to insert: its counter and number are taken by the INSERT itself (numbering.ts). */
-export type InvoiceDraft = Omit<InvoiceRow, "counter" | "number"> & {
+/** Columns of an invoice that its INSERT computes: the number (numbering.ts), the record's chain place (verifactu/chain.ts). */
+type Computed = "counter" | "number" | "verifactuSeq" | "verifactuGeneratedAt" | "verifactuRecord";
+
+/** The invoice to insert. */
+export type InvoiceDraft = Omit<InvoiceRow, Computed> & {
   counter: SQL<number>;
   number: SQL<string>;
+  verifactuSeq: SQL<number> | null;
+  verifactuGeneratedAt: SQL<number> | null;
+  verifactuRecord: SQL<string> | null;
 };
 
 const bad = (param: string, message: string) => new ApiError("parameter_invalid", message, { param });
@@ -141,6 +147,14 @@ export function buildInvoice(caller: Caller, req: IssueRequest, ctx: IssueContex
     correctedBy: [],
     notes: req.notes,
     createdAt: nowIso(),
+    // An `es` invoice's registration record is added by `withRecord` (registration.ts).
+    verifactuSeq: null,
+    verifactuGeneratedAt: null,
+    verifactuRecord: null,
+    verifactuHash: null,
+    verifactuPreviousHash: null,
+    verifactuStatus: null,
+    verifactuErrors: null,
   };
 }
 

@@ -1,6 +1,6 @@
 import { formatMinor, parseDecimal, parsePercent, percentOfMinor } from "../lib/money";
 import type { Invoice } from "../routes/invoices/schemas";
-import { aeatRate } from "./format";
+import { aeatRate, UnregistrableInvoice } from "./format";
 import type { CalificacionOperacion, DetalleDesglose, OperacionExenta } from "./types";
 
 type Row = Invoice["tax_breakdown"][number];
@@ -98,6 +98,9 @@ export function desglose(rows: readonly Row[]): { details: DetalleDesglose[]; cu
   if (orphan) throw new RangeError(`recargo rule ${orphan.rule} has no IVA row`);
   if (details.length === 0) throw new RangeError("a record needs at least one IVA detail");
   if (details.length > MAX_DETAILS)
-    throw new RangeError(`more than ${MAX_DETAILS} VERI*FACTU breakdown details`);
+    throw new UnregistrableInvoice(
+      `VERI*FACTU holds at most ${MAX_DETAILS} tax breakdown details (distinct rates and qualifications) per invoice`,
+      "lines",
+    );
   return { details, cuotaTotal };
 }

@@ -6,6 +6,19 @@ import { parseDecimal, parsePercent } from "../lib/money";
  * programming or catalog errors, not client input (the invoice was already validated).
  */
 
+/**
+ * An invoice the record cannot represent although the API accepted it, with the request
+ * field to blame: issuance answers 400 with that `param` (never a 500).
+ */
+export class UnregistrableInvoice extends RangeError {
+  constructor(
+    message: string,
+    readonly param: string,
+  ) {
+    super(message);
+  }
+}
+
 /** `2026-11-23` → `23-11-2026` (`fecha`). */
 export function aeatDate(isoDate: string): string {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDate);

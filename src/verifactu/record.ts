@@ -1,25 +1,36 @@
 import { formatMinor } from "../lib/money";
 import type { Invoice } from "../routes/invoices/schemas";
 import { desglose } from "./desglose";
-import { aeatAmount, aeatDate, aeatTimestamp, clip } from "./format";
+import { aeatAmount, aeatDate, aeatTimestamp, clip, UnregistrableInvoice } from "./format";
 import { recordHash } from "./hash";
 import { SOFTWARE } from "./software";
 import type { Destinatario, IdFactura, RegistroAlta, SistemaInformatico, TipoFactura } from "./types";
 
-export interface RecordOptions {
-  /** The chain's previous record (same account and environment), or null for the first one. */
-  previous: { IDFactura: IdFactura; Huella: string } | null;
-  /** When the record is generated, in ms (from the clock). */
-  generatedAt: number;
+/** What the record needs beyond the invoice. */
+export interface BodyOptions {
   software?: SistemaInformatico;
   /** For a corrective invoice: the corrected invoice's number and issue date (the invoice object holds only its id). */
-  corrected?: { number: string; issue_date: string };
+  corrected?: { number: string; issue_date: string } | null;
 }
+
+/** The chain: the previous record of the same account and environment, and when this one was generated. */
+export interface ChainOptions {
+  /** The chain's previous record, or null for the first one. */
+  previous: { IDFactura: IdFactura; Huella: string } | null;
+  /** When the record was generated, in ms. */
+  generatedAt: number;
+}
+
+/** A record before it joins the chain: everything but the link, the generation time and the hash. */
+export type RecordBody = Omit<
+  RegistroAlta,
+  "Encadenamiento" | "FechaHoraHusoGenRegistro" | "TipoHuella" | "Huella"
+>;
 
 type TaxId = { country: string; type: string; value: string };
 
 /** A Spanish NIF: an `es_nif`, or a Spanish `eu_vat` without its `ES` prefix. */
-function spanishNif(taxId: TaxId | null): string | null {
+export function spanishNif(taxId: TaxId | null): string | null {
   if (taxId?.type === "es_nif") return taxId.value;
   if (taxId?.type === "eu_vat" && taxId.country === "ES") return taxId.value.slice(2);
   return null;
@@ -30,7 +41,12 @@ function recipient(customer: NonNullable<Invoice["customer"]>): Destinatario {
   const { tax_id } = customer;
   const NIF = spanishNif(tax_id);
   if (NIF) return { NombreRazon, NIF };
-  if (tax_id.value.length > 20) throw new RangeError("a recipient's ID holds at most 20 characters");
+  if (tax_id.value.length > 20) {
+    throw new UnregistrableInvoice(
+      "a recipient's Tax ID holds at most 20 characters in VERI*FACTU",
+      "customer",
+    );
+  }
   // EU VAT numbers keep their prefix (NIF-IVA, 02); other Tax IDs are the official document of
   // the country of residence (04), or "not registered" (07) for a Spanish one that is no NIF.
   const IDType = tax_id.type === "eu_vat" ? "02" : tax_id.country === "ES" ? "07" : "04";
@@ -50,29 +66,20 @@ function invoiceNumber(number: string): string {
 }
 
 /**
- * The registration record (RegistroAlta) of an issued invoice of an `es` account, hashed and
- * chained to `previous`. Pure: the caller reads the previous record and stores this one.
- * Throws a `RangeError` for an invoice the record cannot represent (no Spanish issuer NIF, a
- * currency other than EUR, a custom tax…), which issuance of an `es` invoice never produces.
+ * The registration record (RegistroAlta) of an issued invoice of an `es` account, before it
+ * joins the chain (`sealRecord`). Pure. Throws `UnregistrableInvoice` for an invoice the
+ * record cannot hold (more breakdown details than the XSD allows, a long foreign Tax ID), and
+ * a plain `RangeError` for what issuance of an `es` invoice never produces (no Spanish issuer
+ * NIF, a currency other than EUR, a custom tax).
  */
-export async function registrationRecord(invoice: Invoice, options: RecordOptions): Promise<RegistroAlta> {
+export function recordBody(invoice: Invoice, options: BodyOptions = {}): RecordBody {
   const issuerNif = spanishNif(invoice.issuer.tax_id);
   if (!issuerNif) throw new RangeError("the issuer of a VERI*FACTU record has a Spanish NIF");
   if (invoice.currency !== "EUR") throw new RangeError("VERI*FACTU amounts are in EUR");
 
   const TipoFactura = tipoFactura(invoice);
-  const IDFactura: IdFactura = {
-    IDEmisorFactura: issuerNif,
-    NumSerieFactura: invoiceNumber(invoice.number),
-    FechaExpedicionFactura: aeatDate(invoice.issue_date),
-  };
   const { details, cuotaTotal } = desglose(invoice.tax_breakdown);
-  const CuotaTotal = formatMinor(cuotaTotal, 2);
-  const ImporteTotal = aeatAmount(invoice.total);
-  const FechaHoraHusoGenRegistro = aeatTimestamp(options.generatedAt);
-  const { previous } = options;
-
-  const corrective: Partial<RegistroAlta> = {};
+  const corrective: Partial<RecordBody> = {};
   if (TipoFactura.startsWith("R")) {
     const { corrected } = options;
     if (!corrected) throw new RangeError("a corrective record names the corrected invoice's number and date");
@@ -98,7 +105,11 @@ export async function registrationRecord(invoice: Invoice, options: RecordOption
 
   return {
     IDVersion: "1.0",
-    IDFactura,
+    IDFactura: {
+      IDEmisorFactura: issuerNif,
+      NumSerieFactura: invoiceNumber(invoice.number),
+      FechaExpedicionFactura: aeatDate(invoice.issue_date),
+    },
     NombreRazonEmisor: clip(invoice.issuer.name, 120),
     TipoFactura,
     ...corrective,
@@ -106,19 +117,33 @@ export async function registrationRecord(invoice: Invoice, options: RecordOption
     DescripcionOperacion: clip(invoice.lines.map((l) => l.description.trim()).join("; "), 500),
     ...recipients,
     Desglose: details,
-    CuotaTotal,
-    ImporteTotal,
+    CuotaTotal: formatMinor(cuotaTotal, 2),
+    ImporteTotal: aeatAmount(invoice.total),
+    SistemaInformatico: options.software ?? SOFTWARE,
+  };
+}
+
+/**
+ * The record joined to its chain: the link to `previous`, the generation time and the
+ * `Huella` over both. Deterministic, so two processes sealing the same record agree.
+ */
+export async function sealRecord(
+  body: RecordBody,
+  { previous, generatedAt }: ChainOptions,
+): Promise<RegistroAlta> {
+  const FechaHoraHusoGenRegistro = aeatTimestamp(generatedAt);
+  return {
+    ...body,
     Encadenamiento: previous
       ? { RegistroAnterior: { ...previous.IDFactura, Huella: previous.Huella } }
       : { PrimerRegistro: "S" },
-    SistemaInformatico: options.software ?? SOFTWARE,
     FechaHoraHusoGenRegistro,
     TipoHuella: "01",
     Huella: await recordHash({
-      ...IDFactura,
-      TipoFactura,
-      CuotaTotal,
-      ImporteTotal,
+      ...body.IDFactura,
+      TipoFactura: body.TipoFactura,
+      CuotaTotal: body.CuotaTotal,
+      ImporteTotal: body.ImporteTotal,
       Huella: previous?.Huella ?? "",
       FechaHoraHusoGenRegistro,
     }),

@@ -1,11 +1,12 @@
+import type { Issuer } from "./registry";
 import type { Destinatario, DetalleDesglose, IdFactura, RegistroAlta, SistemaInformatico } from "./types";
 
 /**
- * The `RegFactuSistemaFacturacion` document (SuministroLR.xsd) that carries a registration
- * record to AEAT: a `Cabecera` naming the issuer, then the record. Elements are written in the
- * XSD's order with two prefixes, `sfLR` for SuministroLR.xsd and `sf` for
- * SuministroInformacion.xsd; no whitespace between elements, so the bytes depend only on the
- * record and the client sends what `GET …/verifactu-record` shows.
+ * The `RegFactuSistemaFacturacion` document (SuministroLR.xsd) that carries registration
+ * records to AEAT: a `Cabecera` naming the issuer, then one `RegistroFactura` per record.
+ * Elements are written in the XSD's order with two prefixes, `sfLR` for SuministroLR.xsd and
+ * `sf` for SuministroInformacion.xsd; no whitespace between elements, so a record's bytes
+ * depend only on the record and the client (aeat.ts) sends what `GET …/verifactu-record` shows.
  */
 
 const BASE =
@@ -114,24 +115,31 @@ export function registroAltaXml(r: RegistroAlta): string {
   ]);
 }
 
+export const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
+
 /**
- * The whole document for one record, UTF-8.
+ * `RegFactuSistemaFacturacion` for `issuer` and its records in the order given, without the XML
+ * declaration: what the SOAP request's Body holds. Each record is `registroAltaXml`'s bytes.
+ */
+export function regFactuXml(issuer: Issuer, records: readonly RegistroAlta[]): string {
+  const cabecera = el("sfLR:Cabecera", [
+    sf("ObligadoEmision", [sf("NombreRazon", issuer.name), sf("NIF", issuer.nif)]),
+  ]);
+  return (
+    `<sfLR:RegFactuSistemaFacturacion xmlns:sfLR="${NS_LR}" xmlns:sf="${NS_SF}">` +
+    cabecera +
+    records.map((record) => el("sfLR:RegistroFactura", [registroAltaXml(record)])).join("") +
+    "</sfLR:RegFactuSistemaFacturacion>"
+  );
+}
+
+/**
+ * The whole document for one record, UTF-8, its issuer taken from the record.
  *
  * @example
  * registrationXml(record); // '<?xml version="1.0" encoding="UTF-8"?><sfLR:RegFactuSistemaFacturacion …'
  */
 export function registrationXml(record: RegistroAlta): string {
-  const cabecera = el("sfLR:Cabecera", [
-    sf("ObligadoEmision", [
-      sf("NombreRazon", record.NombreRazonEmisor),
-      sf("NIF", record.IDFactura.IDEmisorFactura),
-    ]),
-  ]);
-  return (
-    '<?xml version="1.0" encoding="UTF-8"?>' +
-    `<sfLR:RegFactuSistemaFacturacion xmlns:sfLR="${NS_LR}" xmlns:sf="${NS_SF}">` +
-    cabecera +
-    el("sfLR:RegistroFactura", [registroAltaXml(record)]) +
-    "</sfLR:RegFactuSistemaFacturacion>"
-  );
+  const issuer = { name: record.NombreRazonEmisor, nif: record.IDFactura.IDEmisorFactura };
+  return XML_DECLARATION + regFactuXml(issuer, [record]);
 }

@@ -196,6 +196,15 @@ describe("Issuing an invoice: POST /v1/invoices → 201", () => {
       corrects: null,
       corrected_by: [],
       notes: "Gracias por su confianza.",
+      verifactu: {
+        status: "pending",
+        hash: null,
+        previous_hash: null,
+        generated_at: "2026-11-23T10:00:00.000Z",
+        qr_url:
+          "https://prewww2.aeat.es/wlpl/TIKE-CONT/ValidarQR?nif=B12345674&numserie=INV-0001&fecha=23-11-2026&importe=121.00",
+        errors: [],
+      },
       created_at: "2026-11-23T10:00:00.000Z",
     });
     expect(account.id).toMatch(/^acct_/);

@@ -103,6 +103,7 @@ export function esInvoice(spec: InvoiceSpec): Invoice {
     payment_terms: { due_date: null, options: [] },
     corrects: spec.corrects ?? null,
     corrected_by: [],
+    verifactu: null,
     notes: null,
     created_at: "2026-11-23T09:00:00.000Z",
   };

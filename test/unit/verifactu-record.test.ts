@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { aeatRate } from "../../src/verifactu/format";
 import { recordHash } from "../../src/verifactu/hash";
-import { registrationRecord } from "../../src/verifactu/record";
+import { registrationRecord } from "../helpers/verifactu-record";
 import { SOFTWARE } from "../../src/verifactu/software";
 import {
   customer,

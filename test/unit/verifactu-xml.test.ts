@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { registrationRecord } from "../../src/verifactu/record";
+import { registrationRecord } from "../helpers/verifactu-record";
 import { escapeText, NS_LR, NS_SF, registrationXml } from "../../src/verifactu/xml";
 import { customer, esInvoice, GENERATED_AT, iva, line } from "../tooling/verifactu-invoices";
 

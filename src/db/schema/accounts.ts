@@ -59,6 +59,12 @@ export const accountEnvironments = sqliteTable(
     addressPostalCode: text("address_postal_code"),
     addressState: text("address_state"),
     addressCountry: text("address_country"),
+    /**
+     * VERI*FACTU submissions of this environment's chain: no request before this instant (epoch
+     * ms). Claimed by a consumer for the duration of a request (one sender per chain), then set
+     * to AEAT's `TiempoEsperaEnvio` after its answer (flow control).
+     */
+    verifactuNotBefore: integer("verifactu_not_before"),
     updatedAt: text("updated_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.live] })],

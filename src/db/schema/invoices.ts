@@ -13,7 +13,11 @@ import {
   INVOICE_TYPES,
   type TaxEffect,
   type TaxTreatment,
+  VERIFACTU_STATUSES,
 } from "../../constants";
+import type { RecordBody } from "../../verifactu/record";
+import type { RegistrationError } from "../../verifactu/registry";
+import type { RegistroAlta } from "../../verifactu/types";
 import { accounts } from "./accounts";
 import { customers } from "./customers";
 
@@ -36,6 +40,8 @@ export type AppliedTax = {
   rate: string | null;
   authority_code: string | null;
 };
+
+type StoredRecord = RecordBody | RegistroAlta;
 
 /** The JSON snapshots of an invoice row; amounts are integer minor units. */
 export type StoredIssuer = { name: string; tax_id: SnapshotTaxId | null; address: Address | null };
@@ -118,6 +124,18 @@ export const invoices = sqliteTable(
     correctedBy: text("corrected_by", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
     notes: text("notes"),
     createdAt: text("created_at").notNull(),
+    // VERI*FACTU (`es` accounts; all null on `global`). The record's place in its account and
+    // environment's chain and its generation time are taken by the INSERT; the hash is filled
+    // in chain order right after (src/verifactu/seal.ts), since SQLite cannot hash.
+    verifactuSeq: integer("verifactu_seq"),
+    /** Epoch ms, never before the previous record's. */
+    verifactuGeneratedAt: integer("verifactu_generated_at"),
+    /** The RegistroAlta: without link, time and hash until sealed; whole (as sent) after. */
+    verifactuRecord: text("verifactu_record", { mode: "json" }).$type<StoredRecord>(),
+    verifactuHash: text("verifactu_hash"),
+    verifactuPreviousHash: text("verifactu_previous_hash"),
+    verifactuStatus: text("verifactu_status", { enum: VERIFACTU_STATUSES }),
+    verifactuErrors: text("verifactu_errors", { mode: "json" }).$type<RegistrationError[]>(),
   },
   (t) => [
     index("invoices_list_idx").on(t.accountId, t.live, t.id),
@@ -129,6 +147,14 @@ export const invoices = sqliteTable(
     index("invoices_type_idx").on(t.accountId, t.live, t.type, t.id),
     index("invoices_series_idx").on(t.accountId, t.live, t.series, t.id),
     index("invoices_corrects_idx").on(t.correctsInvoiceId),
+    // One record per place in the chain: two concurrent issues can never fork it.
+    uniqueIndex("invoices_verifactu_chain_idx")
+      .on(t.accountId, t.live, t.verifactuSeq)
+      .where(sql`${t.verifactuSeq} IS NOT NULL`),
+    // What the submission consumer and the sweep look for: pending records, in chain order.
+    index("invoices_verifactu_pending_idx")
+      .on(t.accountId, t.live, t.verifactuSeq)
+      .where(sql`${t.verifactuStatus} = 'pending'`),
   ],
 );
 

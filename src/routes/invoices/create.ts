@@ -8,12 +8,14 @@ import { writerOf } from "../../events/writer";
 import { buildInvoice, type IssueRequest } from "../../invoices/build";
 import { loadIssueContext } from "../../invoices/context";
 import { DEFAULT_SERIES } from "../../invoices/numbering";
+import { issuedPaths, pendingCopy, withRecord } from "../../invoices/registration";
 import { isRaised, isUniqueViolation } from "../../lib/db-errors";
 import { ApiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { route } from "../../lib/route";
+import { requestSubmission } from "../../verifactu/dispatch";
 import { createInvoiceBody, invoiceObject } from "./schemas";
-import { numberPaths, serializeInvoice } from "./serialize";
+import { serializeInvoice } from "./serialize";
 
 // The INSERT takes its own number, so concurrent issues never race for one. What can still
 // change between the read and the write (a first invoice binding the series, a later issue
@@ -66,9 +68,11 @@ export const createInvoice = route({
         series: req.series,
         numbering: req.numbering,
       });
-      const draft = buildInvoice(caller, req, ctx);
-      // The event's copy takes the number from the database, like the row (see numberPaths).
-      const pending = serializeInvoice({ ...draft, counter: 0, number: "" });
+      const built = buildInvoice(caller, req, ctx);
+      const es = ctx.account.taxRegime === "es";
+      const draft = es ? withRecord(built, caller, ctx.corrected) : built;
+      // The event's copy takes the number and the record's time from the database, like the row.
+      const pending = pendingCopy(draft);
       // The usage debit names this event, so its id is known before the batch.
       const issuedId = newId("event");
       const debit = usageDebit(db, caller, {
@@ -78,7 +82,7 @@ export const createInvoice = route({
         createdAt: draft.createdAt,
       });
       const events: EventSpec[] = [
-        { id: issuedId, type: "invoice.issued", object: pending, fill: numberPaths(pending, draft.number) },
+        { id: issuedId, type: "invoice.issued", object: pending, fill: issuedPaths(pending, draft) },
       ];
       if (ctx.corrected) {
         // The corrected invoice gains this one in `corrected_by`: its only change, ever.
@@ -93,10 +97,12 @@ export const createInvoice = route({
         const { results } = await writeWithEvents(
           writerOf(c),
           {
-            insert: db
-              .insert(invoices)
-              .values(draft)
-              .returning({ counter: invoices.counter, number: invoices.number }),
+            insert: db.insert(invoices).values(draft).returning({
+              counter: invoices.counter,
+              number: invoices.number,
+              verifactuSeq: invoices.verifactuSeq,
+              verifactuGeneratedAt: invoices.verifactuGeneratedAt,
+            }),
             ...(ctx.corrected && {
               amend: db
                 .update(invoices)
@@ -109,7 +115,8 @@ export const createInvoice = route({
         );
         const [numbered] = results.insert;
         if (!numbered) throw new Error("The invoice INSERT returned no row.");
-        return c.json(serializeInvoice({ ...draft, ...numbered }), 201);
+        if (es) c.executionCtx.waitUntil(requestSubmission(c.env, caller));
+        return c.json(serializeInvoice({ ...draft, ...numbered, verifactuRecord: null }), 201);
       } catch (err) {
         if (!lostRace(err)) throw err;
         if (attempt === MAX_ATTEMPTS) {

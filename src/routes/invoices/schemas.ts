@@ -5,6 +5,7 @@ import {
   INVOICE_TYPES,
   TAX_EFFECTS,
   TAX_TREATMENTS,
+  VERIFACTU_STATUSES,
 } from "../../constants";
 import { addressObject, timestamp } from "../../lib/api-schemas";
 import { isIsoDate } from "../../lib/dates";
@@ -180,6 +181,26 @@ export const invoiceObject = z
       .nullable(),
     corrected_by: z.array(z.string()),
     notes: z.string().nullable(),
+    verifactu: z
+      .object({
+        status: z.enum(VERIFACTU_STATUSES),
+        hash: z
+          .string()
+          .nullable()
+          .describe(
+            "The record's Huella (SHA-256, uppercase hex); null until it is sealed into its chain, moments after issuance.",
+          ),
+        previous_hash: z
+          .string()
+          .nullable()
+          .describe("The previous record's Huella; null for the chain's first record."),
+        generated_at: timestamp,
+        qr_url: z.string().describe("AEAT's verification URL the invoice's QR code encodes."),
+        errors: z.array(z.object({ code: z.string(), message: z.string() }).strict()),
+      })
+      .strict()
+      .nullable()
+      .describe("The VERI*FACTU registration record (es accounts); null on global accounts."),
     created_at: timestamp,
   })
   .strict();

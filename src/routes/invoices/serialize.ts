@@ -1,8 +1,28 @@
-import type { SQL } from "drizzle-orm";
 import type { InvoiceRow } from "../../db/schema";
 import { currencyExponent } from "../../lib/currencies";
 import { formatMinor } from "../../lib/money";
+import { qrUrl } from "../../verifactu/qr";
+import { spanishNif } from "../../verifactu/record";
 import type { Invoice } from "./schemas";
+
+/** The invoice's VERI*FACTU record as the API shows it; null when it has none (`global`). */
+function verifactuOf(row: InvoiceRow, total: string): Invoice["verifactu"] {
+  if (row.verifactuStatus === null || row.verifactuGeneratedAt === null) return null;
+  return {
+    status: row.verifactuStatus,
+    hash: row.verifactuHash,
+    previous_hash: row.verifactuPreviousHash,
+    generated_at: new Date(row.verifactuGeneratedAt).toISOString(),
+    qr_url: qrUrl({
+      nif: spanishNif(row.issuer.tax_id) ?? "",
+      number: row.number,
+      date: row.issueDate,
+      total,
+      live: row.live,
+    }),
+    errors: row.verifactuErrors ?? [],
+  };
+}
 
 /** The one place an invoice row becomes the API object: minor units become decimal strings. */
 export function serializeInvoice(row: InvoiceRow): Invoice {
@@ -44,17 +64,7 @@ export function serializeInvoice(row: InvoiceRow): Invoice {
         : null,
     corrected_by: row.correctedBy,
     notes: row.notes,
+    verifactu: verifactuOf(row, money(row.total)),
     created_at: row.createdAt,
   };
-}
-
-/**
- * Where `serializeInvoice` puts the number, as JSON paths: an event written in the same
- * batch as the invoice takes the number the INSERT assigns (`EventSpec.fill`).
- */
-export function numberPaths(invoice: Invoice, number: SQL<string>): Record<string, SQL<string>> {
-  return Object.fromEntries([
-    ["$.number", number],
-    ...invoice.payment_terms.options.map((_, i) => [`$.payment_terms.options[${i}].reference`, number]),
-  ]);
 }

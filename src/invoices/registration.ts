@@ -1,0 +1,78 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { InvoiceRow } from "../db/schema";
+import type { Scope } from "../events/write";
+import { nowMs } from "../lib/clock";
+import { ApiError } from "../lib/errors";
+import type { Invoice } from "../routes/invoices/schemas";
+import { serializeInvoice } from "../routes/invoices/serialize";
+import { isoTimestamp, nextGeneratedAt, nextSeq } from "../verifactu/chain";
+import { UnregistrableInvoice } from "../verifactu/format";
+import { recordBody } from "../verifactu/record";
+import type { InvoiceDraft } from "./build";
+
+/**
+ * An `es` invoice with its VERI*FACTU registration record, written by the same INSERT: the
+ * record's body (built here, with the number the INSERT takes), its place in the chain and its
+ * generation time. The hash follows when the chain is sealed (verifactu/seal.ts). An invoice
+ * the record cannot hold is refused before anything is written.
+ */
+export function withRecord(draft: InvoiceDraft, scope: Scope, corrected: InvoiceRow | null): InvoiceDraft {
+  const invoice = pendingCopy(draft);
+  let body: ReturnType<typeof recordBody>;
+  try {
+    body = recordBody(invoice, {
+      corrected: corrected && { number: corrected.number, issue_date: corrected.issueDate },
+    });
+  } catch (err) {
+    if (!(err instanceof UnregistrableInvoice)) throw err;
+    throw new ApiError(
+      "parameter_invalid",
+      `This invoice cannot be registered with VERI*FACTU: ${err.message}.`,
+      {
+        param: err.param,
+      },
+    );
+  }
+  return {
+    ...draft,
+    verifactuSeq: nextSeq(scope),
+    verifactuGeneratedAt: nextGeneratedAt(scope, nowMs()),
+    verifactuRecord: sql<string>`json_set(${JSON.stringify(body)}, '$.IDFactura.NumSerieFactura', ${draft.number})`,
+    verifactuStatus: "pending",
+    verifactuErrors: [],
+  };
+}
+
+/**
+ * The invoice as the API shows it before the INSERT: number, record time and QR URL are
+ * placeholders that `issuedPaths` fills from the database in the event's copy.
+ */
+export function pendingCopy(draft: InvoiceDraft): Invoice {
+  return serializeInvoice({
+    ...draft,
+    counter: 0,
+    number: "",
+    verifactuSeq: draft.verifactuSeq && 0,
+    verifactuGeneratedAt: draft.verifactuGeneratedAt && 0,
+    verifactuRecord: null,
+  });
+}
+
+/**
+ * Where the API object holds what only the INSERT knows, as JSON paths with the SQL that gives
+ * each value (`EventSpec.fill`): an event written in the invoice's batch shows what the row got.
+ */
+export function issuedPaths(invoice: Invoice, draft: InvoiceDraft): Record<string, SQL> {
+  const { number } = draft;
+  const paths: Record<string, SQL> = Object.fromEntries([
+    ["$.number", number],
+    ...invoice.payment_terms.options.map((_, i) => [`$.payment_terms.options[${i}].reference`, number]),
+  ]);
+  if (invoice.verifactu && draft.verifactuGeneratedAt) {
+    // Numbers are A-Z, 0-9 and "-": URL-encoding leaves them as they are.
+    const [head, tail] = invoice.verifactu.qr_url.split("numserie=");
+    paths["$.verifactu.qr_url"] = sql`${`${head}numserie=`} || ${number} || ${tail}`;
+    paths["$.verifactu.generated_at"] = isoTimestamp(draft.verifactuGeneratedAt);
+  }
+  return paths;
+}

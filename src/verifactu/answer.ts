@@ -1,0 +1,127 @@
+import { codeToken } from "../verification/http";
+import { elements, text } from "../verification/soap";
+import type { RecordOutcome, RegistrationError, SubmissionAnswer } from "./registry";
+import type { IdFactura, RegistroAlta } from "./types";
+
+// Reading AEAT's answer to RegFactuSistemaFacturacion: RespuestaRegFactuSistemaFacturacion of
+// RespuestaSuministro.xsd (CSV?, DatosPresentacion?, Cabecera, TiempoEsperaEnvio, EstadoEnvio,
+// RespuestaLinea 0..1000 of IDFactura, Operacion, RefExterna?, EstadoRegistro,
+// CodigoErrorRegistro?, DescripcionErrorRegistro?, RegistroDuplicado?) and the
+// RegistroDuplicadoType and EstadoRegistroSFType of SuministroInformacion.xsd. The XSD is AEAT's
+// as copied in invopop/gobl.verifactu test/schema/RespuestaSuministro.xsd (the other two in
+// test/fixtures/verifactu-xsd); code 3000 is AEAT's errores.properties as copied in the same
+// repository (commit 8504cb4). See test/fixtures/verifactu/SOURCE.md.
+
+/**
+ * The wait when the answer names none. The XSD makes TiempoEsperaEnvio required (`\d{0,4}`, so
+ * possibly empty); 60 s is the default AEAT's flow control is described with, not confirmed here.
+ */
+export const DEFAULT_WAIT_SECONDS = 60;
+/** "Registro de facturación duplicado.": a record with this IDFactura is already registered. */
+export const DUPLICATE_CODE = "3000";
+
+const SENT_STATES = new Set(["Correcto", "ParcialmenteCorrecto", "Incorrecto"]);
+const MAX_MESSAGE = 500;
+
+export const unavailable = (reason: string): SubmissionAnswer => ({
+  kind: "unavailable",
+  reason: `aeat:${reason}`,
+});
+
+/** The key a record and its line share: issuer NIF, series and number, issue date. */
+export const keyOf = (id: IdFactura) =>
+  JSON.stringify([id.IDEmisorFactura.trim(), id.NumSerieFactura.trim(), id.FechaExpedicionFactura.trim()]);
+
+/** AEAT's text on one line, control characters and runs of whitespace made one space, capped. */
+function oneLine(raw: string | undefined): string {
+  const line = (raw ?? "").replace(/[\s\u0000-\u001F\u007F]+/g, " ").trim();
+  return Array.from(line).slice(0, MAX_MESSAGE).join("");
+}
+
+function errorsOf(xml: string): RegistrationError[] {
+  const code = codeToken(text(xml, "CodigoErrorRegistro"), /^-?\d{1,9}$/);
+  return code === undefined ? [] : [{ code, message: oneLine(text(xml, "DescripcionErrorRegistro")) }];
+}
+
+/**
+ * A duplicate is a record AEAT already holds, typically ours from a send whose answer was
+ * lost: the outcome is that of the stored record. Without RegistroDuplicado (the XSD says AEAT
+ * sends it) it is taken as registered. `Anulada`: the stored record was cancelled (this service
+ * never cancels), so the invoice is not registered.
+ */
+function duplicateOutcome(stored: string | undefined, errors: RegistrationError[]): RecordOutcome | null {
+  const state = stored === undefined ? "Correcta" : text(stored, "EstadoRegistroDuplicado");
+  if (state === "Correcta") return { status: "accepted", errors: [] };
+  if (state === "AceptadaConErrores")
+    return { status: "accepted_with_errors", errors: errorsOf(stored ?? "") };
+  if (state === "Anulada") return { status: "rejected", errors };
+  return null;
+}
+
+/** One RespuestaLinea as an outcome; null when its state is not one AEAT documents. */
+function lineOutcome(line: string): RecordOutcome | null {
+  // RegistroDuplicado comes last and repeats CodigoErrorRegistro: read the line's own fields before it.
+  const cut = line.search(/<(?:[A-Za-z_][\w.-]*:)?RegistroDuplicado[\s/>]/);
+  const own = cut === -1 ? line : line.slice(0, cut);
+  const errors = errorsOf(own);
+  const state = text(own, "EstadoRegistro");
+  if (state === "Correcto") return { status: "accepted", errors };
+  if (state === "AceptadoConErrores") return { status: "accepted_with_errors", errors };
+  if (state !== "Incorrecto") return null;
+  if (errors[0]?.code === DUPLICATE_CODE)
+    return duplicateOutcome(cut === -1 ? undefined : line.slice(cut), errors);
+  return { status: "rejected", errors };
+}
+
+function faultReason(fault: string): string {
+  // AEAT writes its own code first in faultstring ("Codigo[4102].El XML no cumple…"); the rest
+  // may quote the request, so only the code or the SOAP faultcode is kept.
+  const aeatCode = /^\s*Codigo\[(-?\d{1,9})\]/.exec(text(fault, "faultstring") ?? "")?.[1];
+  const code = aeatCode ?? codeToken(text(fault, "faultcode"), /^[\w.:-]{1,40}$/);
+  return code ? `soap_fault:${code}` : "soap_fault";
+}
+
+/**
+ * AEAT's answer to the request that carried `records`, as one outcome per record in their
+ * order. Lines are matched to records by IDFactura, never by position; a line about a record
+ * not sent (or a cancellation) is ignored. A record without a line, two lines for one record,
+ * a state AEAT does not document, a fault, a non-2xx status or an unreadable body: the whole
+ * answer is `unavailable` and every record is sent again. That is harmless, because a record
+ * AEAT already registered comes back as a duplicate and counts as registered.
+ */
+export function readAnswer(status: number, body: string, records: readonly RegistroAlta[]): SubmissionAnswer {
+  if (status === 429) return unavailable("http_429");
+  // A fault normally comes with 500 (SOAP 1.1); public clients report 200 and 403 too.
+  const [fault] = elements(body, "Fault");
+  if (fault !== undefined) return unavailable(faultReason(fault));
+  if (status < 200 || status >= 300) return unavailable(`http_${status}`);
+  const [answer] = elements(body, "RespuestaRegFactuSistemaFacturacion");
+  if (answer === undefined || !SENT_STATES.has(text(answer, "EstadoEnvio") ?? "")) {
+    return unavailable("unexpected_body");
+  }
+  const wait = text(answer, "TiempoEsperaEnvio") ?? "";
+  const waitSeconds = /^\d{1,4}$/.test(wait) ? Number(wait) : DEFAULT_WAIT_SECONDS;
+
+  const byId = new Map<string, RecordOutcome>();
+  for (const line of elements(answer, "RespuestaLinea")) {
+    const operation = text(line, "TipoOperacion");
+    if (operation !== undefined && operation !== "Alta") continue;
+    const [id = ""] = elements(line, "IDFactura");
+    const key = keyOf({
+      IDEmisorFactura: text(id, "IDEmisorFactura") ?? "",
+      NumSerieFactura: text(id, "NumSerieFactura") ?? "",
+      FechaExpedicionFactura: text(id, "FechaExpedicionFactura") ?? "",
+    });
+    const outcome = lineOutcome(line);
+    if (outcome === null) return unavailable("unexpected_body");
+    if (byId.has(key)) return unavailable("ambiguous_line");
+    byId.set(key, outcome);
+  }
+  const outcomes: RecordOutcome[] = [];
+  for (const record of records) {
+    const outcome = byId.get(keyOf(record.IDFactura));
+    if (outcome === undefined) return unavailable("missing_line");
+    outcomes.push(outcome);
+  }
+  return { kind: "answered", outcomes, waitSeconds };
+}

@@ -1,0 +1,11 @@
+import type { Invoice } from "../../src/routes/invoices/schemas";
+import { type BodyOptions, type ChainOptions, recordBody, sealRecord } from "../../src/verifactu/record";
+import type { RegistroAlta } from "../../src/verifactu/types";
+
+/** An invoice's record sealed into a chain in one step (issuance and the sealer do it in two). */
+export async function registrationRecord(
+  invoice: Invoice,
+  options: BodyOptions & ChainOptions,
+): Promise<RegistroAlta> {
+  return sealRecord(recordBody(invoice, options), options);
+}

@@ -1,0 +1,46 @@
+/**
+ * VERI*FACTU submission as the tests drive it. In the tests the VERIFACTU_SUBMISSIONS producer
+ * leads to a queue without a consumer (vitest.config.ts): a test runs the worker's consumer on a
+ * message for the chain it cares about, so no other test's chain moves behind its back.
+ */
+import { createExecutionContext, createMessageBatch, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { recordRegistryFor } from "../../src/verifactu";
+import { handleSubmissions, type RecordRegistryFor } from "../../src/verifactu/consumer";
+import { VERIFACTU_QUEUE } from "../../src/verifactu/message";
+import type { Issuer, RecordRegistry, SubmissionAnswer } from "../../src/verifactu/registry";
+import { sandboxRecordRegistry } from "../../src/verifactu/sandbox";
+import type { RegistroAlta } from "../../src/verifactu/types";
+
+export type Chain = { accountId: string; live: boolean };
+
+/** One consumer turn on `chain`, as the queue would deliver its message; waits for the event fan-out. */
+export async function runSubmissions(chain: Chain, registryFor: RecordRegistryFor = recordRegistryFor) {
+  const batch = createMessageBatch(VERIFACTU_QUEUE, [
+    {
+      id: crypto.randomUUID(),
+      timestamp: new Date(),
+      attempts: 1,
+      body: { account_id: chain.accountId, live: chain.live },
+    },
+  ]);
+  const ctx = createExecutionContext();
+  await handleSubmissions(batch, env, ctx, registryFor);
+  await waitOnExecutionContext(ctx);
+}
+
+/** A registry that records each request and answers as `answer` says (the sandbox by default). */
+export function recordingRegistry(
+  answer: (issuer: Issuer, records: readonly RegistroAlta[]) => Promise<SubmissionAnswer> = (i, r) =>
+    sandboxRecordRegistry.submit(i, r),
+) {
+  const requests: { issuer: Issuer; records: RegistroAlta[] }[] = [];
+  const registry: RecordRegistry = {
+    name: "aeat",
+    async submit(issuer, records) {
+      requests.push({ issuer, records: [...records] });
+      return answer(issuer, records);
+    },
+  };
+  return { requests, registryFor: (() => registry) as RecordRegistryFor };
+}
