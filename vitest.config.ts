@@ -1,3 +1,6 @@
+import { execFileSync } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { configDefaults, defineConfig } from "vitest/config";
@@ -17,11 +20,41 @@ const raised = Object.fromEntries(
   ]),
 );
 
+// The PDF renderer is a second Worker (wrangler.pdf.toml) behind the PDF_RENDERER service
+// binding. The suite runs it for real as an auxiliary Worker, built the way `wrangler deploy`
+// builds it: its bundle and the font files it imports as binary modules.
+const PDF_BUILD = fileURLToPath(new URL("./.build/pdf-renderer", import.meta.url));
+
+function buildPdfRenderer() {
+  const wrangler = fileURLToPath(new URL("./node_modules/wrangler/bin/wrangler.js", import.meta.url));
+  execFileSync(
+    process.execPath,
+    [wrangler, "deploy", "--dry-run", "--outdir", PDF_BUILD, "-c", "wrangler.pdf.toml"],
+    { env: { ...process.env, WRANGLER_SEND_METRICS: "false" }, stdio: "pipe" },
+  );
+  const fonts = readdirSync(PDF_BUILD).filter((file) => file.endsWith(".ttf"));
+  return [
+    { type: "ESModule" as const, path: join(PDF_BUILD, "worker.js") },
+    ...fonts.map((file) => ({ type: "Data" as const, path: join(PDF_BUILD, file) })),
+  ];
+}
+
 export default defineConfig({
   plugins: [
     cloudflareTest(async () => ({
-      wrangler: { configPath: "./wrangler.toml" },
+      // The background Worker's configuration (the API's bindings plus the queue consumers and
+      // the cron), with test/worker.ts serving both Workers' handlers.
+      wrangler: { configPath: "./wrangler.jobs.toml" },
+      main: "./test/worker.ts",
       miniflare: {
+        workers: [
+          {
+            name: "invoicing-api-pdf",
+            modules: buildPdfRenderer(),
+            modulesRoot: PDF_BUILD,
+            compatibilityDate: "2026-08-01",
+          },
+        ],
         bindings: {
           // Tests read each request's D1 cost from the D1-Rows-Read header.
           EXPOSE_DB_METRICS: "true",
@@ -29,12 +62,13 @@ export default defineConfig({
           // What wrangler.toml configures, for the test that Retry-After matches it.
           TEST_WRANGLER_RATE_LIMITS: ratelimits,
         },
-        // Tax ID checks go to a queue without a consumer: a test runs the consumer itself on
-        // what was sent (test/helpers/verifications.ts), so no check of another test's Tax ID
-        // completes in the background and writes behind its back.
+        // Tax ID checks, VERI*FACTU submissions and PDFs go to queues without a consumer: a test
+        // runs the consumer itself (test/helpers/verifications.ts, verifactu.ts, pdf.ts), so no
+        // other test's work completes in the background and writes behind its back.
         queueProducers: {
           VERIFICATIONS: { queueName: "tax-id-verifications-held" },
           VERIFACTU_SUBMISSIONS: { queueName: "verifactu-submissions-held" },
+          INVOICE_PDFS: { queueName: "invoice-pdfs-held" },
         },
         ratelimits: {
           ...raised,

@@ -30,6 +30,14 @@ const dev = spawn(
     "dev",
     // The development entry: the production Worker plus the benchmark floors (/__bench).
     "src/dev/index.ts",
+    // The three Workers in one process: the API (the first config, whose entry is the line
+    // above), the background Worker with the queue consumers, and the PDF renderer.
+    "-c",
+    "wrangler.toml",
+    "-c",
+    "wrangler.jobs.toml",
+    "-c",
+    "wrangler.pdf.toml",
     "--ip",
     "127.0.0.1",
     "--port",

@@ -1,4 +1,6 @@
-import { Hono } from "hono";
+// hono/tiny: Hono with its smallest router (PatternRouter), 2.4 KiB gzipped less than the
+// default RegExpRouter; for this route table a match costs microseconds either way.
+import { Hono } from "hono/tiny";
 import { config } from "./config";
 import { createDb } from "./db/client";
 import type { AppEnv } from "./env";

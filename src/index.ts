@@ -1,56 +1,11 @@
 import { env } from "cloudflare:workers";
 import { app } from "./app";
 import { config } from "./config";
-import { logError } from "./lib/log";
-import { deleteExpiredData } from "./lib/retention";
-import { canSendLive, recordRegistryFor } from "./verifactu";
-import { handleSubmissions } from "./verifactu/consumer";
-import { VERIFACTU_QUEUE } from "./verifactu/message";
-import { sweepPendingRecords } from "./verifactu/sweep";
-import { registryFor } from "./verification";
-import { VERIFICATION_DEAD_LETTER_QUEUE, VERIFICATION_QUEUE } from "./verification/config";
-import { failDeadVerifications, verifyBatch } from "./verification/consumer";
-import type { VerificationMessage } from "./verification/message";
-import { sweepUnqueuedVerifications } from "./verification/sweep";
-import { DEAD_LETTER_QUEUE } from "./webhooks/config";
-import { deliverBatch, recordDeadLetters } from "./webhooks/consumer";
-import type { DeliveryMessage } from "./webhooks/message";
-import { redriveRequested } from "./webhooks/redrive";
-import { sweepUndispatched } from "./webhooks/sweep";
 
-// A malformed `[vars]` value stops the Worker at startup instead of shifting behaviour.
+// The API Worker (wrangler.toml): HTTP only. Queue consumers and crons run in the background
+// Worker (src/jobs.ts, wrangler.jobs.toml). A malformed `[vars]` value stops the Worker at
+// startup instead of shifting behaviour.
 config(env);
 
-/** One cron chore: its failure is logged and does not stop the others. */
-function chore(name: string, run: () => Promise<unknown>): Promise<void> {
-  return run().then(
-    () => undefined,
-    (err) => logError("cron_error", err, { code: name }),
-  );
-}
-
 // Only handlers may be exported here: workerd treats every named export as an entrypoint.
-export default {
-  fetch: app.fetch,
-  async queue(batch, env, ctx) {
-    // One handler for every queue: the batch names the queue it comes from.
-    if (batch.queue === VERIFACTU_QUEUE) {
-      await handleSubmissions(batch, env, ctx, recordRegistryFor);
-    } else if (batch.queue === VERIFICATION_QUEUE) {
-      await verifyBatch(batch as MessageBatch<VerificationMessage>, env, ctx, registryFor);
-    } else if (batch.queue === VERIFICATION_DEAD_LETTER_QUEUE) {
-      await failDeadVerifications(batch as MessageBatch<VerificationMessage>, env, ctx);
-    } else if (batch.queue === DEAD_LETTER_QUEUE) {
-      await recordDeadLetters(batch as MessageBatch<DeliveryMessage>, env);
-    } else {
-      await deliverBatch(batch as MessageBatch<DeliveryMessage>, env);
-    }
-  },
-  async scheduled(_controller, env, ctx) {
-    ctx.waitUntil(chore("sweep", () => sweepUndispatched(env)));
-    ctx.waitUntil(chore("verification_sweep", () => sweepUnqueuedVerifications(env)));
-    ctx.waitUntil(chore("verifactu_sweep", () => sweepPendingRecords(env, canSendLive(env))));
-    ctx.waitUntil(chore("redrive", () => redriveRequested(env)));
-    ctx.waitUntil(chore("retention", () => deleteExpiredData(env)));
-  },
-} satisfies ExportedHandler<Env, DeliveryMessage | VerificationMessage>;
+export default { fetch: app.fetch } satisfies ExportedHandler<Env>;

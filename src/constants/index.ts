@@ -63,6 +63,7 @@ export const EVENT_TYPES = [
   "invoice.verifactu_registration.accepted",
   "invoice.verifactu_registration.accepted_with_errors",
   "invoice.verifactu_registration.rejected",
+  "invoice.pdf.generated",
   "billing.balance_transaction.created",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -155,6 +155,7 @@ export function buildInvoice(caller: Caller, req: IssueRequest, ctx: IssueContex
     verifactuPreviousHash: null,
     verifactuStatus: null,
     verifactuErrors: null,
+    pdfGeneratedAt: null,
   };
 }
 

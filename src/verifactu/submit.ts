@@ -2,7 +2,7 @@ import { and, eq, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import { accountEnvironments, invoices } from "../db/schema";
 import type { Scope, Writer } from "../events/write";
 import { nowMs } from "../lib/clock";
-import { logError } from "../lib/log";
+import { log } from "../lib/log";
 import type { RecordRegistry } from "./registry";
 import { sealChain } from "./seal";
 import { settleRecords } from "./settle";
@@ -104,7 +104,7 @@ async function submitOldest(w: Writer, registry: RecordRegistry): Promise<number
   const count = end === -1 ? records.length : end;
   const answer = await registry.submit({ name: first.NombreRazonEmisor, nif }, records.slice(0, count));
   if (answer.kind === "unavailable") {
-    logError("verifactu_registry_unavailable", new Error(answer.reason), { account_id: w.scope.accountId });
+    log("verifactu_registry_unavailable", { account_id: w.scope.accountId, code: answer.reason });
     return /^aeat:soap_fault:41\d\d$/.test(answer.reason) ? REFUSED_WAIT_S : UNAVAILABLE_WAIT_S;
   }
   await settleRecords(w, rows.slice(0, count), answer.outcomes);

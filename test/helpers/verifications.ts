@@ -12,7 +12,7 @@ import {
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect, type MockInstance, vi } from "vitest";
-import worker from "../../src/index";
+import jobs from "../../src/jobs";
 import { nowMs } from "../../src/lib/clock";
 import type { VerificationMessage } from "../../src/verification/message";
 
@@ -64,7 +64,7 @@ export async function verificationsQueued(): Promise<void> {
 }
 
 /** The worker's queue handler with the runtime's full signature. */
-const queueHandler = worker.queue as NonNullable<ExportedHandler<Env, VerificationMessage>["queue"]>;
+const queueHandler = jobs.queue as NonNullable<ExportedHandler<Env, VerificationMessage>["queue"]>;
 
 /**
  * Runs the consumer of `queue` on one batch (ids m1, m2…), waiting for what it left running
@@ -119,7 +119,7 @@ export async function playChecks(checks: Checks): Promise<SentCheck[]> {
 /** Runs the cron (`scheduled`) at the app's current time, as every minute in production. */
 export async function runCron(): Promise<void> {
   const ctx = createExecutionContext();
-  await worker.scheduled(createScheduledController({ scheduledTime: nowMs(), cron: "* * * * *" }), env, ctx);
+  await jobs.scheduled(createScheduledController({ scheduledTime: nowMs(), cron: "* * * * *" }), env, ctx);
   await waitOnExecutionContext(ctx);
 }
 

@@ -1,7 +1,7 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { type MockInstance, vi } from "vitest";
-import worker from "../../src/index";
+import jobs from "../../src/jobs";
 import type { DeliveryMessage } from "../../src/webhooks/message";
 
 /** One outbound request seen by the fetch mock. */
@@ -58,7 +58,7 @@ export async function deliveryAttempts(destinationId: string) {
 }
 
 /** The worker's queue handler with the runtime's full signature (it does not use `ctx`). */
-const queueHandler = worker.queue as NonNullable<ExportedHandler<Env, DeliveryMessage>["queue"]>;
+const queueHandler = jobs.queue as NonNullable<ExportedHandler<Env, DeliveryMessage>["queue"]>;
 
 /** The next attempts a consumer run queued, with their delays (held back from the real queue). */
 export type Queued = { body: DeliveryMessage; delaySeconds: number | undefined };

@@ -6,7 +6,7 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import worker from "../../src/index";
+import jobs from "../../src/jobs";
 import { nowMs } from "../../src/lib/clock";
 import { deleteExpired, deleteExpiredData } from "../../src/lib/retention";
 import { expectStatus, request } from "../helpers/api";
@@ -31,7 +31,7 @@ afterEach(() => {
 
 async function runCron(): Promise<void> {
   const ctx = createExecutionContext();
-  await worker.scheduled(createScheduledController({ scheduledTime: nowMs(), cron: "* * * * *" }), env, ctx);
+  await jobs.scheduled(createScheduledController({ scheduledTime: nowMs(), cron: "* * * * *" }), env, ctx);
   await waitOnExecutionContext(ctx);
 }
 

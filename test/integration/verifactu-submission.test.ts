@@ -8,7 +8,7 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import worker from "../../src/index";
+import jobs from "../../src/jobs";
 import type { SubmissionMessage } from "../../src/verifactu/message";
 import { client, expectStatus } from "../helpers/api";
 import { useClock } from "../helpers/clock";
@@ -237,7 +237,7 @@ describe("The cron sweep asks again for chains with pending records", () => {
     await issue(live, { type: "simplified", lines: [ivaLine()] });
     const sends = vi.spyOn(env.VERIFACTU_SUBMISSIONS as Queue<SubmissionMessage>, "send");
     const ctx = createExecutionContext();
-    await worker.scheduled(createScheduledController(), env, ctx);
+    await jobs.scheduled(createScheduledController(), env, ctx);
     await waitOnExecutionContext(ctx);
     const asked = sends.mock.calls.map(([body]) => body).filter((b) => b.account_id === account.id);
     expect(asked).toEqual([{ account_id: account.id, live: false }]);

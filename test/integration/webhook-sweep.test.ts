@@ -6,7 +6,7 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import worker from "../../src/index";
+import jobs from "../../src/jobs";
 import { nowMs } from "../../src/lib/clock";
 import { client, expectStatus } from "../helpers/api";
 import { useClock } from "../helpers/clock";
@@ -36,7 +36,7 @@ function insertUndispatched(ageMs: number, options: { live?: boolean } = {}): Pr
 
 async function runSweep(): Promise<void> {
   const ctx = createExecutionContext();
-  await worker.scheduled(createScheduledController({ scheduledTime: nowMs(), cron: "* * * * *" }), env, ctx);
+  await jobs.scheduled(createScheduledController({ scheduledTime: nowMs(), cron: "* * * * *" }), env, ctx);
   await waitOnExecutionContext(ctx);
 }
 

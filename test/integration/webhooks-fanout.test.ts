@@ -7,7 +7,7 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest";
-import worker from "../../src/index";
+import jobs from "../../src/jobs";
 import { nowMs } from "../../src/lib/clock";
 import type { DeliveryMessage } from "../../src/webhooks/message";
 import { type RedriveFilter, redriveStatement } from "../../src/webhooks/redrive";
@@ -44,7 +44,7 @@ afterEach(() => {
 
 async function runSweep(): Promise<void> {
   const ctx = createExecutionContext();
-  await worker.scheduled(createScheduledController({ scheduledTime: nowMs(), cron: "* * * * *" }), env, ctx);
+  await jobs.scheduled(createScheduledController({ scheduledTime: nowMs(), cron: "* * * * *" }), env, ctx);
   await waitOnExecutionContext(ctx);
 }
 

@@ -2,9 +2,9 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registrationRecord } from "../helpers/verifactu-record";
 import type { RegistroAlta } from "../../src/verifactu/types";
 import { registrationXml } from "../../src/verifactu/xml";
+import { registrationRecord } from "../helpers/verifactu-record";
 import {
   customer,
   esInvoice,

@@ -1,13 +1,16 @@
 import { describe, expect, it } from "vitest";
 import * as entry from "../../src/index";
+import * as jobs from "../../src/jobs";
 
-describe("the Worker entry module", () => {
-  it("exports only the default handler: workerd treats every named export as an entrypoint", () => {
+describe("the Worker entry modules", () => {
+  it("export only the default handler: workerd treats every named export as an entrypoint", () => {
     expect(Object.keys(entry)).toEqual(["default"]);
+    expect(Object.keys(jobs)).toEqual(["default"]);
   });
 
-  it("handles fetch, queue and scheduled", () => {
-    expect(Object.keys(entry.default).sort()).toEqual(["fetch", "queue", "scheduled"]);
+  it("the API Worker handles fetch only; the background Worker handles queue and scheduled", () => {
+    expect(Object.keys(entry.default)).toEqual(["fetch"]);
+    expect(Object.keys(jobs.default).sort()).toEqual(["queue", "scheduled"]);
   });
 });
 

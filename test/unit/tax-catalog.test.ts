@@ -312,7 +312,7 @@ describe("tax catalog: es content", () => {
       reverse_charge_eu: "Ley 37/1992, art. 69.Uno.1º; RD 1619/2012, art. 6.1.m)",
       reverse_charge: "Ley 37/1992, art. 84.Uno.2º",
       not_subject_art_7_14: "Ley 37/1992, arts. 7 and 14",
-      not_subject_location: "Ley 37/1992, arts. 68 to 70",
+      not_subject_location: "Ley 37/1992, arts. 68 a 70",
     });
   });
 

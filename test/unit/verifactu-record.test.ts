@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { aeatRate } from "../../src/verifactu/format";
 import { recordHash } from "../../src/verifactu/hash";
-import { registrationRecord } from "../helpers/verifactu-record";
 import { SOFTWARE } from "../../src/verifactu/software";
+import { registrationRecord } from "../helpers/verifactu-record";
 import {
   customer,
   esInvoice,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { registrationRecord } from "../helpers/verifactu-record";
 import { escapeText, NS_LR, NS_SF, registrationXml } from "../../src/verifactu/xml";
+import { registrationRecord } from "../helpers/verifactu-record";
 import { customer, esInvoice, GENERATED_AT, iva, line } from "../tooling/verifactu-invoices";
 
 const build = (name = "Smith & <Sons>") =>

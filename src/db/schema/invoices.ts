@@ -136,6 +136,8 @@ export const invoices = sqliteTable(
     verifactuPreviousHash: text("verifactu_previous_hash"),
     verifactuStatus: text("verifactu_status", { enum: VERIFACTU_STATUSES }),
     verifactuErrors: text("verifactu_errors", { mode: "json" }).$type<RegistrationError[]>(),
+    /** When the PDF was first stored in R2 (`invoice.pdf.generated`); null until then. */
+    pdfGeneratedAt: text("pdf_generated_at"),
   },
   (t) => [
     index("invoices_list_idx").on(t.accountId, t.live, t.id),
@@ -155,6 +157,8 @@ export const invoices = sqliteTable(
     index("invoices_verifactu_pending_idx")
       .on(t.accountId, t.live, t.verifactuSeq)
       .where(sql`${t.verifactuStatus} = 'pending'`),
+    // The PDF sweep: invoices whose PDF is not stored yet, oldest first.
+    index("invoices_pdf_pending_idx").on(t.createdAt).where(sql`${t.pdfGeneratedAt} IS NULL`),
   ],
 );
 

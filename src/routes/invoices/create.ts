@@ -8,6 +8,7 @@ import { writerOf } from "../../events/writer";
 import { buildInvoice, type IssueRequest } from "../../invoices/build";
 import { loadIssueContext } from "../../invoices/context";
 import { DEFAULT_SERIES } from "../../invoices/numbering";
+import { requestPdf } from "../../invoices/pdf/dispatch";
 import { issuedPaths, pendingCopy, withRecord } from "../../invoices/registration";
 import { isRaised, isUniqueViolation } from "../../lib/db-errors";
 import { ApiError } from "../../lib/errors";
@@ -115,6 +116,7 @@ export const createInvoice = route({
         );
         const [numbered] = results.insert;
         if (!numbered) throw new Error("The invoice INSERT returned no row.");
+        c.executionCtx.waitUntil(requestPdf(c.env, draft.id));
         if (es) c.executionCtx.waitUntil(requestSubmission(c.env, caller));
         return c.json(serializeInvoice({ ...draft, ...numbered, verifactuRecord: null }), 201);
       } catch (err) {

@@ -270,7 +270,7 @@ export const IVA: Tax = {
       "not_subject_location",
       "Not subject to Spanish IVA under the place-of-supply rules (arts. 68–70 Ley 37/1992)",
       "N2",
-      "Ley 37/1992, arts. 68 to 70",
+      "Ley 37/1992, arts. 68 a 70",
     ),
   ],
 };

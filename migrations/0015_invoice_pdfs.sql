@@ -1,0 +1,2 @@
+ALTER TABLE `invoices` ADD `pdf_generated_at` text;--> statement-breakpoint
+CREATE INDEX `invoices_pdf_pending_idx` ON `invoices` (`created_at`) WHERE "invoices"."pdf_generated_at" IS NULL;

@@ -1,0 +1,46 @@
+import { eq } from "drizzle-orm";
+import { createDb } from "../../db/client";
+import { invoices } from "../../db/schema";
+import { logError } from "../../lib/log";
+import { generatePdf } from "./generate";
+import { isPdfMessage } from "./message";
+
+/**
+ * The `invoice-pdfs` consumer: renders and stores each invoice's PDF once. An invoice whose PDF
+ * is already stored (a duplicate message, or a GET that rendered it first) is skipped; a
+ * failure retries the message, and the cron sweep catches what the retries leave.
+ */
+export async function handlePdfs(
+  batch: MessageBatch<unknown>,
+  env: Env,
+  ctx: ExecutionContext,
+): Promise<void> {
+  const db = createDb(env.DB);
+  await Promise.all(
+    batch.messages.map(async (message) => {
+      if (!isPdfMessage(message.body)) {
+        logError("pdf_message_invalid", new Error("not a PDF message"), {});
+        return message.ack();
+      }
+      const id = message.body.invoice_id;
+      try {
+        const [row] = await db.select().from(invoices).where(eq(invoices.id, id));
+        if (row && row.pdfGeneratedAt === null) {
+          await generatePdf(
+            {
+              db,
+              env,
+              scope: { accountId: row.accountId, live: row.live },
+              waitUntil: (p) => ctx.waitUntil(p),
+            },
+            row,
+          );
+        }
+        message.ack();
+      } catch (err) {
+        logError("pdf_consumer_error", err, { invoice_id: id });
+        message.retry({ delaySeconds: 30 });
+      }
+    }),
+  );
+}

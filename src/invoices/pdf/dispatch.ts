@@ -1,0 +1,10 @@
+import { logError } from "../../lib/log";
+
+/** Asks for an invoice's PDF. Never throws: the cron sweep asks again for a lost one. */
+export async function requestPdf(env: Env, invoiceId: string): Promise<void> {
+  try {
+    await env.INVOICE_PDFS.send({ invoice_id: invoiceId });
+  } catch (err) {
+    logError("pdf_dispatch_error", err, { invoice_id: invoiceId });
+  }
+}

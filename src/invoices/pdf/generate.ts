@@ -1,0 +1,63 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Database } from "../../db/client";
+import { type InvoiceRow, invoices } from "../../db/schema";
+import { type Writer, writeWithEvents } from "../../events/write";
+import { nowIso } from "../../lib/clock";
+import type { PdfInput } from "../../pdf/types";
+import { serializeInvoice } from "../../routes/invoices/serialize";
+
+/** Where an invoice's PDF lives in R2: per account and environment, by invoice id. */
+export const pdfKey = (row: Pick<InvoiceRow, "accountId" | "live" | "id">): string =>
+  `invoices/${row.accountId}/${row.live ? "live" : "test"}/${row.id}.pdf`;
+
+/** What the renderer draws: the invoice as the API shows it, the corrected invoice's number and date, the QR. */
+async function pdfInput(db: Database, row: InvoiceRow): Promise<PdfInput> {
+  const invoice = serializeInvoice(row);
+  const [corrected] = row.correctsInvoiceId
+    ? await db
+        .select({ number: invoices.number, issue_date: invoices.issueDate })
+        .from(invoices)
+        .where(eq(invoices.id, row.correctsInvoiceId))
+    : [];
+  return { invoice, corrected: corrected ?? null, qrUrl: invoice.verifactu?.qr_url ?? null };
+}
+
+/** The PDF from the renderer Worker (wrangler.pdf.toml), through the PDF_RENDERER service binding. */
+async function render(env: Env, input: PdfInput): Promise<Uint8Array> {
+  const res = await env.PDF_RENDERER.fetch("https://pdf-renderer/render", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(input),
+  });
+  if (!res.ok) throw new Error(`the PDF renderer answered ${res.status}`);
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+const NOT_GENERATED = sql`${invoices.pdfGeneratedAt} IS NULL`;
+
+/**
+ * Renders an invoice's PDF, stores it in R2 and records `invoice.pdf.generated` the first time
+ * (the row's `pdf_generated_at` guards the event, so two generations record one). The renderer
+ * is deterministic, so a second generation stores the same bytes. Returns them.
+ */
+export async function generatePdf(w: Writer, row: InvoiceRow): Promise<Uint8Array> {
+  const pdf = await render(w.env, await pdfInput(w.db, row));
+  await w.env.PDFS.put(pdfKey(row), pdf, { httpMetadata: { contentType: "application/pdf" } });
+  if (row.pdfGeneratedAt === null) {
+    await writeWithEvents(
+      w,
+      {
+        stored: w.db
+          .update(invoices)
+          .set({ pdfGeneratedAt: nowIso() })
+          .where(and(eq(invoices.id, row.id), NOT_GENERATED)),
+      },
+      {
+        type: "invoice.pdf.generated",
+        object: serializeInvoice(row),
+        whileExists: [invoices, invoices.id, NOT_GENERATED],
+      },
+    );
+  }
+  return pdf;
+}

@@ -1,0 +1,61 @@
+import { env } from "cloudflare:workers";
+import { config } from "./config";
+import { handlePdfs } from "./invoices/pdf/consumer";
+import { PDF_QUEUE } from "./invoices/pdf/message";
+import { sweepMissingPdfs } from "./invoices/pdf/sweep";
+import { logError } from "./lib/log";
+import { deleteExpiredData } from "./lib/retention";
+import { canSendLive, recordRegistryFor } from "./verifactu";
+import { handleSubmissions } from "./verifactu/consumer";
+import { VERIFACTU_QUEUE } from "./verifactu/message";
+import { sweepPendingRecords } from "./verifactu/sweep";
+import { registryFor } from "./verification";
+import { VERIFICATION_DEAD_LETTER_QUEUE, VERIFICATION_QUEUE } from "./verification/config";
+import { failDeadVerifications, verifyBatch } from "./verification/consumer";
+import type { VerificationMessage } from "./verification/message";
+import { sweepUnqueuedVerifications } from "./verification/sweep";
+import { DEAD_LETTER_QUEUE } from "./webhooks/config";
+import { deliverBatch, recordDeadLetters } from "./webhooks/consumer";
+import type { DeliveryMessage } from "./webhooks/message";
+import { redriveRequested } from "./webhooks/redrive";
+import { sweepUndispatched } from "./webhooks/sweep";
+
+// The background Worker (wrangler.jobs.toml): every queue consumer and the cron sweeps. It
+// shares the API's bindings; a malformed `[vars]` value stops it at startup too.
+config(env);
+
+/** One cron chore: its failure is logged and does not stop the others. */
+function chore(name: string, run: () => Promise<unknown>): Promise<void> {
+  return run().then(
+    () => undefined,
+    (err) => logError("cron_error", err, { code: name }),
+  );
+}
+
+// Only handlers may be exported here: workerd treats every named export as an entrypoint.
+export default {
+  async queue(batch, env, ctx) {
+    // One handler for every queue: the batch names the queue it comes from.
+    if (batch.queue === PDF_QUEUE) {
+      await handlePdfs(batch, env, ctx);
+    } else if (batch.queue === VERIFACTU_QUEUE) {
+      await handleSubmissions(batch, env, ctx, recordRegistryFor);
+    } else if (batch.queue === VERIFICATION_QUEUE) {
+      await verifyBatch(batch as MessageBatch<VerificationMessage>, env, ctx, registryFor);
+    } else if (batch.queue === VERIFICATION_DEAD_LETTER_QUEUE) {
+      await failDeadVerifications(batch as MessageBatch<VerificationMessage>, env, ctx);
+    } else if (batch.queue === DEAD_LETTER_QUEUE) {
+      await recordDeadLetters(batch as MessageBatch<DeliveryMessage>, env);
+    } else {
+      await deliverBatch(batch as MessageBatch<DeliveryMessage>, env);
+    }
+  },
+  async scheduled(_controller, env, ctx) {
+    ctx.waitUntil(chore("sweep", () => sweepUndispatched(env)));
+    ctx.waitUntil(chore("verification_sweep", () => sweepUnqueuedVerifications(env)));
+    ctx.waitUntil(chore("verifactu_sweep", () => sweepPendingRecords(env, canSendLive(env))));
+    ctx.waitUntil(chore("pdf_sweep", () => sweepMissingPdfs(env)));
+    ctx.waitUntil(chore("redrive", () => redriveRequested(env)));
+    ctx.waitUntil(chore("retention", () => deleteExpiredData(env)));
+  },
+} satisfies ExportedHandler<Env, DeliveryMessage | VerificationMessage>;

@@ -1,0 +1,11 @@
+/**
+ * The suite's Worker: the API's `fetch` (src/index.ts) and the background Worker's `queue` and
+ * `scheduled` (src/jobs.ts) in one module, as vitest.config.ts loads it with the background
+ * Worker's configuration (its bindings are the API's plus the queue consumers). So the real
+ * local queues deliver to the consumers inside the tests' isolate, where outbound `fetch` is
+ * mocked at the network boundary.
+ */
+import api from "../src/index";
+import jobs from "../src/jobs";
+
+export default { ...api, ...jobs };
