@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RegistroAlta } from "../../src/verifactu/types";
-import { registrationXml } from "../../src/verifactu/xml";
+import { registrationXml, regFactuXml, XML_DECLARATION } from "../../src/verifactu/xml";
 import { registrationRecord } from "../helpers/verifactu-record";
 import {
   customer,
@@ -128,6 +128,23 @@ describe.skipIf(!hasXmllint && !process.env.REQUIRE_XMLLINT)(
         const result = validate(name.replace(/\W+/g, "-"), registrationXml(record));
         expect(result, result.output).toEqual({ code: 0, output: expect.stringContaining("validates") });
       });
+    });
+
+    it("a request of several chained records (what the AEAT client sends) is valid", async () => {
+      const records = [];
+      let previous: typeof PREVIOUS | null = null;
+      for (const spec of Object.values(CASES)) {
+        const record = await registrationRecord(esInvoice(spec), {
+          previous,
+          generatedAt: GENERATED_AT,
+          ...(spec.corrects ? { corrected } : {}),
+        });
+        records.push(record);
+        previous = { IDFactura: record.IDFactura, Huella: record.Huella };
+      }
+      const issuer = { name: records[0]!.NombreRazonEmisor, nif: records[0]!.IDFactura.IDEmisorFactura };
+      const result = validate("batch", XML_DECLARATION + regFactuXml(issuer, records));
+      expect(result, result.output).toEqual({ code: 0, output: expect.stringContaining("validates") });
     });
 
     it("a document breaking the schema is rejected (the check can fail)", async () => {
