@@ -1,9 +1,9 @@
 import type { Context, MiddlewareHandler } from "hono";
-import ipaddr from "ipaddr.js";
 import { config } from "../config";
 import type { AppEnv } from "../env";
 import { nowMs } from "./clock";
 import { ApiError } from "./errors";
+import { mappedIPv4, parseIPv6 } from "./ip";
 import { logError } from "./log";
 
 /**
@@ -49,13 +49,12 @@ function rateLimited(limiter: LimiterName, retryAfterSeconds: number): ApiError 
 export function clientAddress(c: Context<AppEnv>): string {
   const address = c.req.header("cf-connecting-ip");
   if (!address) return LOCAL_ADDRESS;
-  if (!ipaddr.IPv6.isValid(address)) return address;
-  const v6 = ipaddr.IPv6.parse(address);
-  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().toString();
-  return `${v6.parts
-    .slice(0, 4)
-    .map((part) => part.toString(16))
-    .join(":")}::/64`;
+  const v6 = parseIPv6(address);
+  if (!v6) return address;
+  const v4 = mappedIPv4(v6);
+  if (v4) return v4.join(".");
+  const groups = [0, 2, 4, 6].map((i) => (((v6[i] as number) << 8) | (v6[i + 1] as number)).toString(16));
+  return `${groups.join(":")}::/64`;
 }
 
 /**
