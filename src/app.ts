@@ -3,6 +3,7 @@
 import { Hono } from "hono/tiny";
 import { config } from "./config";
 import { createDb } from "./db/client";
+import { BOOKMARK_HEADER, requestSession } from "./db/session";
 import type { AppEnv } from "./env";
 import { auth, noStore } from "./lib/auth";
 import { jsonBody } from "./lib/body";
@@ -35,8 +36,11 @@ export function createApp(extend?: (app: Hono<AppEnv>) => void) {
   app.use("/v1/*", async (c, next) => {
     const usage = { rowsRead: 0, rowsWritten: 0 };
     c.set("dbUsage", usage);
-    c.set("db", createDb(c.env.DB, usage));
+    const session = requestSession(c.env.DB, c.req.method, c.req.header(BOOKMARK_HEADER) ?? null);
+    c.set("db", createDb(session, usage));
     await next();
+    const bookmark = session.getBookmark();
+    if (bookmark) c.res.headers.set(BOOKMARK_HEADER, bookmark);
     // Local development and tests only: what this request cost in D1 rows.
     if (config(c.env).exposeDbMetrics) {
       c.res.headers.set("D1-Rows-Read", String(usage.rowsRead));

@@ -10,10 +10,17 @@ export type DbUsage = { rowsRead: number; rowsWritten: number };
 /**
  * Drizzle over D1, with the request's D1 usage counted. Every query on a request path goes
  * through `db.batch` (one round trip, atomic for writes), whose results carry D1's `meta`.
- * Queue consumers and the cron leave `usage` out: nobody reads their count.
+ *
+ * A request passes its own session (src/db/session.ts). A bare binding is opened as a session
+ * on the primary: queue consumers and the cron read what a write produced, never a replica
+ * that has not caught up with it. They leave `usage` out: nobody reads their count.
  */
-export function createDb(d1: D1Database, usage: DbUsage = { rowsRead: 0, rowsWritten: 0 }): Database {
-  const counted = new Proxy(d1, {
+export function createDb(
+  d1: D1Database | D1DatabaseSession,
+  usage: DbUsage = { rowsRead: 0, rowsWritten: 0 },
+): Database {
+  const session = "withSession" in d1 ? d1.withSession("first-primary") : d1;
+  const counted = new Proxy(session, {
     get(target, prop) {
       if (prop === "batch") {
         return async (statements: D1PreparedStatement[]) => {
@@ -29,7 +36,8 @@ export function createDb(d1: D1Database, usage: DbUsage = { rowsRead: 0, rowsWri
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
-  return drizzle(counted);
+  // Drizzle only prepares and batches, which a session does like the binding.
+  return drizzle(counted as unknown as D1Database);
 }
 
 /**
