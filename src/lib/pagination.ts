@@ -43,17 +43,7 @@ export async function paginate<T extends PagedTable>(
   where: SQL | undefined,
   params: ListParams,
 ): Promise<Page<T["$inferSelect"]>> {
-  const limit = params.limit ?? 25;
-  if (params.starting_after !== undefined && params.ending_before !== undefined) {
-    throw new ApiError(
-      "parameter_invalid",
-      "starting_after and ending_before are mutually exclusive: pass only one.",
-      { param: "ending_before" },
-    );
-  }
-  const backwards = params.ending_before !== undefined;
-  const param = backwards ? "ending_before" : "starting_after";
-  const cursor = params.ending_before ?? params.starting_after;
+  const { limit, backwards, cursor, invalidCursor } = cursorOf(params);
 
   const page = db
     .select()
@@ -68,9 +58,7 @@ export async function paginate<T extends PagedTable>(
   if (cursor === undefined) {
     rows = (await counted(db, page)) as T["$inferSelect"][];
   } else {
-    const invalid = new ApiError("parameter_invalid", `${param} must be the id of an object in this list.`, {
-      param,
-    });
+    const invalid = invalidCursor();
     if (!isId(kind, cursor)) throw invalid;
     const check = db
       .select({ id: table.id })
@@ -82,6 +70,31 @@ export async function paginate<T extends PagedTable>(
     rows = pageRows as T["$inferSelect"][];
   }
 
+  return pageOf(rows, limit, backwards);
+}
+
+/** What a list request asks: page size, direction, cursor; the error a bad cursor gets. */
+export function cursorOf(params: ListParams) {
+  if (params.starting_after !== undefined && params.ending_before !== undefined) {
+    throw new ApiError(
+      "parameter_invalid",
+      "starting_after and ending_before are mutually exclusive: pass only one.",
+      { param: "ending_before" },
+    );
+  }
+  const backwards = params.ending_before !== undefined;
+  const param = backwards ? "ending_before" : "starting_after";
+  return {
+    limit: params.limit ?? 25,
+    backwards,
+    cursor: params.ending_before ?? params.starting_after,
+    invalidCursor: () =>
+      new ApiError("parameter_invalid", `${param} must be the id of an object in this list.`, { param }),
+  };
+}
+
+/** `limit + 1` rows read in the direction of travel → the page, newest first, and `has_more`. */
+export function pageOf<Row>(rows: Row[], limit: number, backwards: boolean): Page<Row> {
   const has_more = rows.length > limit;
   const data = rows.slice(0, limit);
   if (backwards) data.reverse();

@@ -1,13 +1,23 @@
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { TAX_ID_TYPES, TAX_REGIME_IDS, VERIFICATION_STATUSES } from "../../constants";
 
-export const accounts = sqliteTable("accounts", {
-  id: text("id").primaryKey(),
-  name: text("name").notNull(),
-  taxRegime: text("tax_regime", { enum: TAX_REGIME_IDS }).notNull(),
-  createdAt: text("created_at").notNull(),
-  updatedAt: text("updated_at").notNull(),
-});
+export const accounts = sqliteTable(
+  "accounts",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    taxRegime: text("tax_regime", { enum: TAX_REGIME_IDS }).notNull(),
+    /**
+     * A small stable integer per account, set by a trigger on insert (migration 0017): it
+     * places the account's customers in their own rowid range of the search index. The implicit
+     * rowid would do, but VACUUM may renumber it.
+     */
+    searchKey: integer("search_key"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("accounts_search_key_idx").on(t.searchKey)],
+);
 
 /** API keys: only the SHA-256 of the secret is stored; `live` is fixed by the key's prefix. */
 export const apiKeys = sqliteTable(

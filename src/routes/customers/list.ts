@@ -5,7 +5,7 @@ import { listBody, paginate } from "../../lib/pagination";
 import { route } from "../../lib/route";
 import { ownedBy } from "../../lib/scope";
 import { customerObject, listCustomersQuery } from "./schemas";
-import { searchScope } from "./search";
+import { searchPage, searchPlan, shortScope } from "./search";
 import { serializeCustomer } from "./serialize";
 
 export const listCustomers = route({
@@ -17,11 +17,18 @@ export const listCustomers = route({
   responses: { 200: { description: "Customers, newest first.", schema: listOf(customerObject) } },
   handler: async (c, { query }) => {
     const caller = c.get("caller");
+    const db = c.get("db");
+    const { q, country } = query;
+    const plan = q === undefined || q === "" ? null : searchPlan(q);
+    if (plan === "index") {
+      const page = await searchPage(db, caller, { q: q as string, country }, query);
+      return c.json(listBody("/v1/customers", page, serializeCustomer));
+    }
     const where = and(
-      query.q === undefined || query.q === "" ? ownedBy(customers, caller) : searchScope(query.q, caller),
-      query.country === undefined ? undefined : eq(customers.filterCountry, query.country),
+      plan === null ? ownedBy(customers, caller) : shortScope(q as string, caller, plan),
+      country === undefined ? undefined : eq(customers.filterCountry, country),
     );
-    const page = await paginate(c.get("db"), customers, "customer", where, query);
+    const page = await paginate(db, customers, "customer", where, query);
     return c.json(listBody("/v1/customers", page, serializeCustomer));
   },
 });

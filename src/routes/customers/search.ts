@@ -1,35 +1,102 @@
-import { and, eq, like, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, like, or, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { customers } from "../../db/schema";
+import { counted, type Database } from "../../db/client";
+import { accounts, type CustomerRow, customers } from "../../db/schema";
 import type { Caller } from "../../env";
+import { isId } from "../../lib/ids";
+import { cursorOf, type ListParams, type Page, pageOf } from "../../lib/pagination";
 import { ownedBy } from "../../lib/scope";
 
 // The trigram index answers substrings of three characters or more.
 const FTS_MIN_CHARS = 3;
+/** One or two characters cannot use the index: they look at this many newest customers. */
+export const SHORT_QUERY_WINDOW = 300;
+/** 2^32: each account and environment owns one FTS rowid range of this size (migration 0017). */
+const RANGE = sql.raw("4294967296");
+
+export type SearchFilters = { q: string; country: string | undefined };
 
 /**
- * The caller's customers matching `q`: case-insensitive substring over id, name, Tax ID
- * value and email, with `%` and `_` literal.
- *
- * Three characters or more use the FTS5 trigram index (a phrase query is a substring match
- * there), and the query must be driven by it: left alone, SQLite walks the list index
- * `(account_id, live, id)` for the page order and probes the matches row by row, reading
- * every customer of the account when few match. The unary `+` keeps `account_id` off every
- * index, so the plan is: matches → primary-key lookups → sort. It costs O(matches).
- *
- * One or two characters scan the caller's customers with LIKE in list order, stopping at a
- * full page.
+ * How `q` is searched. A customer id is a lookup; three characters or more go through the
+ * FTS5 trigram index inside the caller's own rowid range (`searchPage`); one or two characters
+ * scan the caller's newest SHORT_QUERY_WINDOW customers with LIKE (`shortScope`).
  */
-export function searchScope(q: string, caller: Caller): SQL | undefined {
-  if ([...q].length >= FTS_MIN_CHARS) {
-    const phrase = `"${q.replaceAll('"', '""')}"`;
-    return and(
-      sql`+${customers.accountId} = ${caller.accountId}`,
-      eq(customers.live, caller.live),
-      sql`${customers.seq} IN (SELECT rowid FROM customers_fts WHERE customers_fts MATCH ${phrase})`,
-    );
-  }
-  return and(ownedBy(customers, caller), likeCondition(q));
+export function searchPlan(q: string): "id" | "index" | "short" {
+  if (isId("customer", q)) return "id";
+  return [...q].length >= FTS_MIN_CHARS ? "index" : "short";
+}
+
+/** The first FTS5 rowid of the caller's range: ((account search_key × 2 + live) << 32). */
+function rangeStart(caller: Caller): SQL<number> {
+  // Literals and integer subqueries only: FTS5 narrows to the range only for integer bounds
+  // (D1 binds numbers as floats).
+  const key = sql`(SELECT ${accounts.searchKey} FROM ${accounts} WHERE ${accounts.id} = ${caller.accountId})`;
+  return sql<number>`((${key} * 2 + ${sql.raw(caller.live ? "1" : "0")}) * ${RANGE})`;
+}
+
+/**
+ * The FTS5 query: `q` as one phrase (a substring, case-insensitive) over the searched columns,
+ * and the country filter, which lives in the index so a page is never cut short by it.
+ */
+function matchExpression({ q, country }: SearchFilters): string {
+  const phrase = (text: string) => `"${text.replaceAll('"', '""')}"`;
+  const term = `{id name tax_id_value email} : ${phrase(q)}`;
+  return country === undefined ? term : `${term} AND country : ${phrase(`country:${country}`)}`;
+}
+
+/**
+ * One page of an index search, newest first (by creation order, `seq`). FTS5 walks only the
+ * caller's rowid range, in order, and stops after `limit + 1` matches, so a page reads about
+ * 2 × (limit + 1) rows whatever the term and whatever other tenants hold. A cursor must be a
+ * customer of this search, as in every list.
+ */
+export async function searchPage(
+  db: Database,
+  caller: Caller,
+  filters: SearchFilters,
+  params: ListParams,
+): Promise<Page<CustomerRow>> {
+  const { limit, backwards, cursor, invalidCursor } = cursorOf(params);
+  const start = rangeStart(caller);
+  const match = matchExpression(filters);
+  const cursorSeq =
+    cursor === undefined
+      ? undefined
+      : sql`(SELECT ${customers.seq} FROM ${customers} WHERE ${and(eq(customers.id, cursor), ownedBy(customers, caller))})`;
+  const bounds =
+    cursorSeq === undefined
+      ? sql`rowid >= ${start} AND rowid < ${start} + ${RANGE}`
+      : backwards
+        ? sql`rowid > ${start} + ${cursorSeq} AND rowid < ${start} + ${RANGE}`
+        : sql`rowid >= ${start} AND rowid < ${start} + ${cursorSeq}`;
+  const matches = sql`SELECT rowid - ${start} FROM customers_fts WHERE customers_fts MATCH ${match} AND ${bounds} ORDER BY rowid ${sql.raw(backwards ? "ASC" : "DESC")} LIMIT ${limit + 1}`;
+  const page = db
+    .select()
+    .from(customers)
+    // The unary `+` keeps the list index out: the plan is matches → primary-key lookups.
+    .where(and(sql`${customers.seq} IN (${matches})`, sql`+${customers.accountId} = ${caller.accountId}`))
+    .orderBy(backwards ? asc(customers.seq) : desc(customers.seq));
+
+  if (cursorSeq === undefined) return pageOf(await counted(db, page), limit, backwards);
+  if (!isId("customer", cursor as string)) throw invalidCursor();
+  const check = db
+    .select({ one: sql<number>`1` })
+    .from(sql`customers_fts`)
+    .where(sql`customers_fts MATCH ${match} AND rowid = ${start} + ${cursorSeq}`);
+  const [found, rows] = await db.batch([check, page]);
+  if (found.length === 0) throw invalidCursor();
+  return pageOf(rows, limit, backwards);
+}
+
+/**
+ * The scope of a search that `paginate` lists: a customer id is that customer; one or two
+ * characters are a LIKE scan of the caller's SHORT_QUERY_WINDOW newest customers (reading at
+ * most that many), which the trigram index cannot answer.
+ */
+export function shortScope(q: string, caller: Caller, plan: "id" | "short"): SQL | undefined {
+  if (plan === "id") return and(ownedBy(customers, caller), eq(customers.id, q));
+  const newest = sql`SELECT ${customers.id} FROM ${customers} WHERE ${ownedBy(customers, caller)} ORDER BY ${customers.id} DESC LIMIT ${SHORT_QUERY_WINDOW}`;
+  return and(ownedBy(customers, caller), sql`${customers.id} IN (${newest})`, likeCondition(q));
 }
 
 /**
