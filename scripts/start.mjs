@@ -4,6 +4,7 @@
 //   npm start -- --log-level warn           # other arguments go to `wrangler dev`
 //   npm start -- --persist-to DIR [--setup-only] [--port N]   # (bench/) separate state
 import { spawn } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { shell, WRANGLER, wrangler, wranglerEnv } from "./lib.mjs";
 
 const args = process.argv.slice(2);
@@ -23,6 +24,24 @@ wrangler(["d1", "migrations", "apply", "DB", "--local", ...persist], { env: { CI
 const { seedLocal } = await import("./seed-local.mjs");
 seedLocal(persist);
 if (setupOnly) process.exit(0);
+
+// The local development settings: loopback webhook URLs, retries after seconds, D1 cost
+// headers. Production never sets these. `wrangler dev --var` reaches only the first Worker of
+// a multi-Worker session, while every Worker reads the .dev.vars beside its config: so they go
+// there (gitignored), unless the developer keeps a .dev.vars of their own.
+const DEV_VARS = {
+  APP_ENV: "development",
+  EXPOSE_DB_METRICS: "true",
+  WEBHOOK_RETRY_DELAYS: "2,4,8,16",
+  VERIFICATION_RETRY_DELAYS: "2,4,8,16",
+};
+const MARKER = "# Written by npm start (scripts/start.mjs): edit DEV_VARS there instead.";
+if (!existsSync(".dev.vars") || readFileSync(".dev.vars", "utf8").startsWith(MARKER)) {
+  const lines = Object.entries(DEV_VARS).map(([name, value]) => `${name}=${value}`);
+  writeFileSync(".dev.vars", `${MARKER}\n${lines.join("\n")}\n`);
+} else {
+  console.warn("npm start: .dev.vars is your own, so the background Worker runs with its values.");
+}
 
 const dev = spawn(
   WRANGLER,
@@ -44,16 +63,6 @@ const dev = spawn(
     port,
     "--show-interactive-dev-session=false",
     ...persist,
-    // The local development configuration: loopback webhook URLs, retries after seconds,
-    // D1 cost headers. Production never sets these.
-    "--var",
-    "APP_ENV:development",
-    "--var",
-    "EXPOSE_DB_METRICS:true",
-    "--var",
-    "WEBHOOK_RETRY_DELAYS:2,4,8,16",
-    "--var",
-    "VERIFICATION_RETRY_DELAYS:2,4,8,16",
     ...args,
   ],
   { env: wranglerEnv, stdio: "inherit", shell },
