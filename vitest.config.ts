@@ -13,6 +13,12 @@ import { unstable_readConfig } from "wrangler";
 const { ratelimits } = unstable_readConfig({
   config: fileURLToPath(new URL("./wrangler.toml", import.meta.url)),
 });
+// The [vars] as production sets them: `npm start` writes development values to .dev.vars,
+// which the pool would read too, so they are passed explicitly (EXPOSE_DB_METRICS is then
+// turned on below).
+const { vars } = unstable_readConfig({
+  config: fileURLToPath(new URL("./wrangler.jobs.toml", import.meta.url)),
+});
 const raised = Object.fromEntries(
   ratelimits.map(({ name, namespace_id, simple }) => [
     name,
@@ -56,6 +62,7 @@ export default defineConfig({
           },
         ],
         bindings: {
+          ...vars,
           // Tests read each request's D1 cost from the D1-Rows-Read header.
           EXPOSE_DB_METRICS: "true",
           TEST_MIGRATIONS: await readD1Migrations(fileURLToPath(new URL("./migrations", import.meta.url))),

@@ -33,28 +33,34 @@ function gatedDb(table: string, parties: number, meanwhile: () => Promise<unknow
     open = resolve;
   });
   const state = { forced: false };
-  const db = new Proxy(env.DB, {
-    get(target, prop) {
-      if (prop === "batch") {
-        return async (statements: D1PreparedStatement[]) => {
-          const sql = statements.map((s) => (s as unknown as { statement: string }).statement).join(";");
-          if (new RegExp(`update "${table}"`, "i").test(sql)) {
-            arrived += 1;
-            if (arrived === parties) {
-              state.forced = true;
-              await meanwhile();
-              open();
+  // Requests run in D1 sessions (src/db/session.ts): the gate wraps the sessions too.
+  const gated = <T extends object>(inner: T): T =>
+    new Proxy(inner, {
+      get(target, prop) {
+        if (prop === "batch") {
+          return async (statements: D1PreparedStatement[]) => {
+            const sql = statements.map((s) => (s as unknown as { statement: string }).statement).join(";");
+            if (new RegExp(`update "${table}"`, "i").test(sql)) {
+              arrived += 1;
+              if (arrived === parties) {
+                state.forced = true;
+                await meanwhile();
+                open();
+              }
+              // A request that never reaches its write must not hang the test.
+              await Promise.race([gate, new Promise((r) => setTimeout(r, 2000))]);
             }
-            // A request that never reaches its write must not hang the test.
-            await Promise.race([gate, new Promise((r) => setTimeout(r, 2000))]);
-          }
-          return target.batch(statements);
-        };
-      }
-      const value = Reflect.get(target, prop, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
+            return (target as unknown as D1Database).batch(statements);
+          };
+        }
+        if (prop === "withSession") {
+          return (constraint?: string) => gated((target as unknown as D1Database).withSession(constraint));
+        }
+        const value = Reflect.get(target, prop, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+  const db = gated(env.DB);
   return { db, state };
 }
 
