@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
@@ -45,6 +45,22 @@ function buildPdfRenderer() {
   ];
 }
 
+// The OpenAPI document and the /docs page (scripts/openapi/), generated as `wrangler dev` and
+// `wrangler deploy` generate them. test/helpers/openapi.ts checks every response against the
+// document (TEST_OPENAPI); test/tooling reads the files.
+function buildOpenApi() {
+  const path = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+  execFileSync(
+    process.execPath,
+    [path("./node_modules/tsx/dist/cli.mjs"), path("./scripts/openapi/build.ts")],
+    {
+      stdio: "pipe",
+    },
+  );
+  return JSON.parse(readFileSync(new URL("./.build/public/v1/openapi.json", import.meta.url), "utf8"));
+}
+const openApi = buildOpenApi();
+
 export default defineConfig({
   plugins: [
     cloudflareTest(async () => ({
@@ -68,6 +84,7 @@ export default defineConfig({
           TEST_MIGRATIONS: await readD1Migrations(fileURLToPath(new URL("./migrations", import.meta.url))),
           // What wrangler.toml configures, for the test that Retry-After matches it.
           TEST_WRANGLER_RATE_LIMITS: ratelimits,
+          TEST_OPENAPI: openApi,
         },
         // Tax ID checks, VERI*FACTU submissions and PDFs go to queues without a consumer: a test
         // runs the consumer itself (test/helpers/verifications.ts, verifactu.ts, pdf.ts), so no

@@ -12,7 +12,10 @@ import { join } from "node:path";
 const WORKERS = { api: "wrangler.toml", jobs: "wrangler.jobs.toml", pdf: "wrangler.pdf.toml" };
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false" };
 const wrangler = (args) =>
-  execFileSync(process.execPath, ["node_modules/wrangler/bin/wrangler.js", ...args], { env, encoding: "utf8" });
+  execFileSync(process.execPath, ["node_modules/wrangler/bin/wrangler.js", ...args], {
+    env,
+    encoding: "utf8",
+  });
 
 const dir = mkdtempSync(join(tmpdir(), "startup-"));
 const rows = [];

@@ -28,7 +28,9 @@ if (setupOnly) process.exit(0);
 // The local development settings: loopback webhook URLs, retries after seconds, D1 cost
 // headers. Production never sets these. `wrangler dev --var` reaches only the first Worker of
 // a multi-Worker session, while every Worker reads the .dev.vars beside its config: so they go
-// there (gitignored), unless the developer keeps a .dev.vars of their own.
+// there (gitignored), unless the developer keeps a .dev.vars of their own. Every [vars] key is
+// written, in wrangler.toml's order: `wrangler types` reads .dev.vars too, and `npm run check`
+// compares its output with the committed one.
 const DEV_VARS = {
   APP_ENV: "development",
   EXPOSE_DB_METRICS: "true",
@@ -37,7 +39,9 @@ const DEV_VARS = {
 };
 const MARKER = "# Written by npm start (scripts/start.mjs): edit DEV_VARS there instead.";
 if (!existsSync(".dev.vars") || readFileSync(".dev.vars", "utf8").startsWith(MARKER)) {
-  const lines = Object.entries(DEV_VARS).map(([name, value]) => `${name}=${value}`);
+  const { unstable_readConfig } = await import("wrangler");
+  const { vars } = unstable_readConfig({ config: "wrangler.toml" });
+  const lines = Object.entries({ ...vars, ...DEV_VARS }).map(([name, value]) => `${name}=${value}`);
   writeFileSync(".dev.vars", `${MARKER}\n${lines.join("\n")}\n`);
 } else {
   console.warn("npm start: .dev.vars is your own, so the background Worker runs with its values.");

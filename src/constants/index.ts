@@ -47,6 +47,11 @@ export const DISABLED_REASONS = ["delivery_failures", "requested"] as const;
 
 /** `succeeded`, `failed`, `exhausted` (dead-lettered after the last attempt) or `skipped`. */
 export const DELIVERY_OUTCOMES = ["succeeded", "failed", "exhausted", "skipped"] as const;
+/** The outcomes of a request actually sent: the rows the delivery log API lists. */
+export const ATTEMPT_OUTCOMES = ["succeeded", "failed"] as const;
+
+/** A test event sent to one destination by `POST /v1/event-destinations/{id}/ping`, never fanned out. */
+export const PING_EVENT = "event_destination.ping";
 
 /** Every event type a destination may subscribe to. */
 export const EVENT_TYPES = [
@@ -65,6 +70,7 @@ export const EVENT_TYPES = [
   "invoice.verifactu_registration.rejected",
   "invoice.pdf.generated",
   "billing.balance_transaction.created",
+  "event_destination.ping",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -79,5 +85,6 @@ export const RELATED_OBJECT_PATHS = {
   tax_id: "/v1/tax-ids",
   invoice: "/v1/invoices",
   balance_transaction: "/v1/balance-transactions",
+  event_destination: "/v1/event-destinations",
 } as const;
 export type RelatedObjectType = keyof typeof RELATED_OBJECT_PATHS;

@@ -1,6 +1,7 @@
 import type { Context, Hono, MiddlewareHandler } from "hono";
 import * as z from "zod";
 import type { AppEnv } from "../env";
+import type { ErrorCode } from "./errors";
 import { idempotency } from "./idempotency";
 import { validate, validateJson } from "./validation";
 
@@ -35,6 +36,13 @@ export type Route<R extends RequestSchemas = RequestSchemas> = {
   request?: R;
   /** Success responses by status; error responses are the shared envelope. */
   responses: Record<number, ResponseSpec>;
+  /**
+   * The error codes this operation's own rules answer, beyond those every route of its kind
+   * can (validation, API key, rate limit, unknown id, body guard, `Idempotency-Key`): the
+   * OpenAPI document lists each operation's codes by status, and the tests hold every error
+   * response to that list.
+   */
+  errors?: readonly ErrorCode[];
   /** Middleware of this route alone, after validation (e.g. CORS on the public catalog). */
   middleware?: MiddlewareHandler<AppEnv>[];
   handler: (c: Context<AppEnv>, input: RouteInput<R>) => Response | Promise<Response>;

@@ -5,6 +5,7 @@ import { nowIso, nowMs } from "../lib/clock";
 import { newId } from "../lib/ids";
 import { allowLoopbackDestinations, DELIVERY_TIMEOUT_MS, DISABLE_AFTER_MS } from "./config";
 import { deadLetterWrites } from "./dead-letters";
+import { signingSecrets } from "./rotation";
 import { SIGNATURE_HEADER, signatureHeader } from "./signature";
 import { checkDestinationUrl } from "./url";
 
@@ -23,7 +24,7 @@ export async function post(destination: EventDestinationRow, body: string, env: 
       headers: {
         "Content-Type": "application/json",
         "User-Agent": "invoicing-api-webhooks/1",
-        [SIGNATURE_HEADER]: await signatureHeader(destination.secret, t, body),
+        [SIGNATURE_HEADER]: await signatureHeader(signingSecrets(destination, nowIso()), t, body),
       },
       body,
       // A redirect is a failed attempt: following it could reach an address we would refuse.

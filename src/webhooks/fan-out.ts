@@ -13,7 +13,8 @@ const GROUP = 10;
 export type Dispatchable = Pick<EventRow, "id" | "accountId" | "live" | "type">;
 type Listener = { id: string; enabledEvents: string[] };
 
-function subscribed(enabledEvents: string[], type: string): boolean {
+/** Whether `enabled_events` takes `type` (`*`: every type). */
+export function subscribed(enabledEvents: string[], type: string): boolean {
   return enabledEvents.includes("*") || enabledEvents.includes(type);
 }
 

@@ -60,14 +60,23 @@ export async function sign(secret: string, timestamp: number, body: string): Pro
 }
 
 /**
- * The full `Service-Signature` header value for one delivery attempt.
+ * The full `Service-Signature` header value for one delivery attempt: one `v1` per secret, in
+ * the order given (while a secret is rotated: the new one, then the previous one, as Stripe).
  *
  * @example
  * await signatureHeader("whsec_test", 1700000000, "{}")
  * // "t=1700000000,v1=35495024f4ef3f94e5a93e22221544c4b75e9a42300cd965ab81cb85cd994e91"
+ * await signatureHeader(["whsec_new", "whsec_old"], 1700000000, "{}")
+ * // "t=1700000000,v1=<with whsec_new>,v1=<with whsec_old>"
  */
-export async function signatureHeader(secret: string, timestamp: number, body: string): Promise<string> {
-  return `t=${timestamp},v1=${await sign(secret, timestamp, body)}`;
+export async function signatureHeader(
+  secrets: string | readonly string[],
+  timestamp: number,
+  body: string,
+): Promise<string> {
+  const keys = typeof secrets === "string" ? [secrets] : secrets;
+  const v1 = await Promise.all(keys.map((secret) => sign(secret, timestamp, body)));
+  return [`t=${timestamp}`, ...v1.map((value) => `v1=${value}`)].join(",");
 }
 
 export type VerifyResult =

@@ -1,4 +1,5 @@
 import { exports } from "cloudflare:workers";
+import { checkResponse } from "./openapi";
 import type {
   Account,
   ApiError,
@@ -60,6 +61,8 @@ type Options = { key?: string | null; headers?: Record<string, string>; rawBody?
 
 /**
  * Calls the worker like an HTTP client would. `key: null` sends no Authorization header.
+ * Every response is checked against the OpenAPI document (`checkResponse`): a status, header
+ * or field the document does not describe fails the test that received it.
  *
  * @example
  * const res = await request("GET", "/v1/tax-regimes/es"); // res.body: TaxRegime
@@ -79,6 +82,7 @@ export async function request<M extends string, P extends string>(
   }
   const res = await exports.default.fetch(`http://api.test${path}`, { method, headers, body: payload });
   const text = await res.text();
+  checkResponse(method, path, { status: res.status, headers: res.headers, text });
   let parsed: unknown = null;
   try {
     parsed = text ? JSON.parse(text) : null;

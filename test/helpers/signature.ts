@@ -31,3 +31,26 @@ export function parseSignature(header: string | null): { t: number; v1: string }
   const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header ?? "");
   return m ? { t: Number(m[1]), v1: m[2] as string } : null;
 }
+
+/**
+ * `t` and every `v1` of a `Service-Signature` header of the form `t=<digits>(,v1=<64 hex>)+`
+ * (several while a secret is rotated), in order, or null.
+ *
+ * @example
+ * parseSignatures("t=1700000000,v1=1e58…,v1=9c07…") // { t: 1700000000, v1: ["1e58…", "9c07…"] }
+ */
+export function parseSignatures(header: string | null): { t: number; v1: string[] } | null {
+  const m = /^t=(\d+)((?:,v1=[0-9a-f]{64})+)$/.exec(header ?? "");
+  if (!m) return null;
+  return { t: Number(m[1]), v1: (m[2] as string).split(",v1=").slice(1) };
+}
+
+/**
+ * The `v1` values a delivery should carry for `secrets`, in the same order.
+ *
+ * @example
+ * expect(parseSignatures(header)?.v1).toEqual(await expectedSignatures([newSecret, oldSecret], t, body));
+ */
+export function expectedSignatures(secrets: string[], t: number, body: string): Promise<string[]> {
+  return Promise.all(secrets.map((secret) => referenceHmac(secret, `${t}.${body}`)));
+}

@@ -1,8 +1,15 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { type MockInstance, vi } from "vitest";
+import { drizzle } from "drizzle-orm/d1";
+import { expect, type MockInstance, vi } from "vitest";
+import * as schema from "../../src/db/schema";
 import jobs from "../../src/jobs";
+import { nowIso } from "../../src/lib/clock";
+import { newId } from "../../src/lib/ids";
+import type { DeliveryAttempt } from "../../src/routes/event-destinations/schemas";
 import type { DeliveryMessage } from "../../src/webhooks/message";
+import { type ApiClient, expectStatus } from "./api";
+import type { List } from "./types";
 
 /** One outbound request seen by the fetch mock. */
 export type Call = { url: string; init: RequestInit; headers: Headers; body: string };
@@ -105,4 +112,105 @@ export async function deadLetters(destinationId: string) {
     .bind(destinationId)
     .all<Record<string, unknown>>();
   return rows.results;
+}
+
+/**
+ * The requests sent to `url` so far, once there are at least `count` (the real queue delivers
+ * in the background); fails after 5 seconds.
+ *
+ * @example
+ * const [call] = await expectCallsTo(calls, dest.url, 1);
+ */
+export async function expectCallsTo(calls: Call[], url: string, count: number): Promise<Call[]> {
+  await vi.waitFor(() => expect(calls.filter((c) => c.url === url).length).toBeGreaterThanOrEqual(count), {
+    timeout: 5000,
+    interval: 10,
+  });
+  return calls.filter((c) => c.url === url);
+}
+
+/**
+ * Waits until the destination's delivery log holds `count` rows (a delivery's attempt is
+ * recorded just after its request), and returns them oldest first.
+ */
+export async function expectAttemptRows(destinationId: string, count: number) {
+  await vi.waitFor(async () => expect(await deliveryAttempts(destinationId)).toHaveLength(count), {
+    timeout: 5000,
+    interval: 10,
+  });
+  return deliveryAttempts(destinationId);
+}
+
+type AttemptRow = typeof schema.deliveryAttempts.$inferInsert;
+
+/**
+ * Inserts `count` delivery-log rows for the destination straight into D1, for volume tests:
+ * row `i` is `row(i)` over a failed attempt 1 of `eventId`. Returns their ids, oldest first.
+ *
+ * @example
+ * await insertAttempts(dest.id, 3_000, (i) => ({ outcome: i % 5 ? "failed" : "exhausted" }));
+ */
+export async function insertAttempts(
+  destinationId: string,
+  count: number,
+  row: (i: number) => Partial<AttemptRow> = () => ({}),
+): Promise<string[]> {
+  const db = drizzle(env.DB);
+  const eventId = newId("event");
+  const rows: AttemptRow[] = Array.from({ length: count }, (_, i) => ({
+    id: newId("deliveryAttempt"),
+    eventId,
+    destinationId,
+    attempt: 1,
+    outcome: "failed",
+    statusCode: 500,
+    durationMs: 12,
+    error: "HTTP 500",
+    createdAt: nowIso(),
+    ...row(i),
+  }));
+  // Nine columns: eleven rows to a statement stay under D1's 100 bound parameters.
+  const statements = [];
+  for (let i = 0; i < rows.length; i += 11) {
+    statements.push(db.insert(schema.deliveryAttempts).values(rows.slice(i, i + 11)));
+  }
+  for (let i = 0; i < statements.length; i += 50) {
+    const [head, ...rest] = statements.slice(i, i + 50);
+    if (head) await db.batch([head, ...rest]);
+  }
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Lets attempt-1 messages through to the real queue (a fan-out's, a ping's, a resend's) and
+ * holds back every later attempt the consumer queues after a failure (a minute or more later on
+ * the real queue, where it would reach a later test). Returns the held messages with their delays.
+ *
+ * @example
+ * const retries = holdRetries();
+ * await api.post(`/v1/event-destinations/${dest.id}/ping`); // the receiver answers 500
+ * await vi.waitFor(() => expect(retries).toHaveLength(1));
+ */
+export function holdRetries(): Queued[] {
+  const producer = env.WEBHOOKS as Queue<DeliveryMessage>;
+  const send = producer.send.bind(producer);
+  const held: Queued[] = [];
+  vi.spyOn(producer, "send").mockImplementation(async (body, options) => {
+    if (body.attempt === 1) return send(body, options);
+    held.push({ body, delaySeconds: options?.delaySeconds });
+    return {} as QueueSendResponse;
+  });
+  return held;
+}
+
+/**
+ * The destination's delivery log through the API, `query` starting with `?` (200 or the test fails).
+ *
+ * @example
+ * const { data } = await listAttempts(api, dest.id, `?event=${eventId}`);
+ */
+export async function listAttempts(api: ApiClient, destinationId: string, query: `?${string}` | "" = "") {
+  const res = await api.get(`/v1/event-destinations/${destinationId}/attempts${query}`);
+  expectStatus(res, 200);
+  return res.body as unknown as List<DeliveryAttempt>;
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RegistroAlta } from "../../src/verifactu/types";
-import { registrationXml, regFactuXml, XML_DECLARATION } from "../../src/verifactu/xml";
+import { regFactuXml, registrationXml, XML_DECLARATION } from "../../src/verifactu/xml";
 import { registrationRecord } from "../helpers/verifactu-record";
 import {
   customer,

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, type SQLiteColumn, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { DELIVERY_OUTCOMES, DESTINATION_STATUSES, DISABLED_REASONS, EVENT_TYPES } from "../../constants";
 import { accounts } from "./accounts";
 
@@ -46,6 +46,9 @@ export const eventDestinations = sqliteTable(
     status: text("status", { enum: DESTINATION_STATUSES }).notNull(),
     disabledReason: text("disabled_reason", { enum: DISABLED_REASONS }),
     secret: text("secret").notNull(),
+    /** The secret before the last rotation, still signing (a second `v1`) until it expires. */
+    previousSecret: text("previous_secret"),
+    previousSecretExpiresAt: text("previous_secret_expires_at"),
     /** First failed attempt after the last success; null while deliveries succeed. */
     failingSince: text("failing_since"),
     createdAt: text("created_at").notNull(),
@@ -53,6 +56,12 @@ export const eventDestinations = sqliteTable(
   },
   (t) => [index("event_destinations_list_idx").on(t.accountId, t.live, t.id)],
 );
+
+/**
+ * The rows the delivery log API lists: requests actually sent. The `exhausted` line a stopped
+ * delivery adds is left out; the log's indexes hold only these rows, so a page reads its own.
+ */
+const SENT = (outcome: SQLiteColumn) => sql`${outcome} in ('succeeded', 'failed')`;
 
 /** One row per delivery attempt: the delivery log. */
 export const deliveryAttempts = sqliteTable(
@@ -69,7 +78,9 @@ export const deliveryAttempts = sqliteTable(
     createdAt: text("created_at").notNull(),
   },
   (t) => [
-    index("delivery_attempts_destination_idx").on(t.destinationId, t.id),
+    // GET /v1/event-destinations/{id}/attempts, without and with `?event=`.
+    index("delivery_attempts_log_idx").on(t.destinationId, t.id).where(SENT(t.outcome)),
+    index("delivery_attempts_log_event_idx").on(t.destinationId, t.eventId, t.id).where(SENT(t.outcome)),
     index("delivery_attempts_event_idx").on(t.eventId, t.id),
     index("delivery_attempts_created_idx").on(t.createdAt),
   ],
@@ -103,5 +114,9 @@ export const webhookDeadLetters = sqliteTable(
   ],
 );
 
+/** The delivery log's filter, as its partial indexes state it (literals, so SQLite can use them). */
+export const sentAttempt = SENT(deliveryAttempts.outcome);
+
 export type EventRow = typeof events.$inferSelect;
+export type DeliveryAttemptRow = typeof deliveryAttempts.$inferSelect;
 export type EventDestinationRow = typeof eventDestinations.$inferSelect;

@@ -21,6 +21,7 @@ export const createCustomer = route({
   summary: "Create a customer",
   request: { json: createCustomerBody },
   responses: { 201: { description: "The new customer.", schema: customerObject } },
+  errors: ["invoice_prefix_taken"],
   handler: async (c, { json: body }) => {
     const caller = c.get("caller");
     const db = c.get("db");

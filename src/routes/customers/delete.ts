@@ -17,6 +17,7 @@ export const deleteCustomer = route({
   summary: "Delete a customer",
   request: { params: idParams },
   responses: { 204: { description: "Deleted." } },
+  errors: ["resource_in_use"],
   handler: async (c, { params: { id } }) => {
     const db = c.get("db");
     const caller = c.get("caller");

@@ -22,6 +22,7 @@ export const updateCustomer = route({
   summary: "Update a customer",
   request: { params: idParams, json: updateCustomerBody },
   responses: { 200: { description: "The updated customer.", schema: customerObject } },
+  errors: ["invoice_prefix_taken", "invoice_prefix_locked"],
   handler: async (c, { params: { id }, json: body }) => {
     const caller = c.get("caller");
     const db = c.get("db");

@@ -48,6 +48,7 @@ export const createDestination = route({
   summary: "Create an event destination",
   request: { json: createDestinationBody },
   responses: { 201: { description: "The new destination, with its secret.", schema: destinationObject } },
+  errors: ["destination_limit_reached"],
   handler: async (c, { json: body }) => {
     const caller = c.get("caller");
     const db = c.get("db");
@@ -62,6 +63,8 @@ export const createDestination = route({
       status: "enabled",
       disabledReason: null,
       secret: generateSecret(),
+      previousSecret: null,
+      previousSecretExpiresAt: null,
       failingSince: null,
       createdAt: now,
       updatedAt: now,

@@ -7,23 +7,38 @@ import { ownedBy } from "../../lib/scope";
 import { allowLoopbackDestinations } from "../../webhooks/config";
 import { checkDestinationUrl } from "../../webhooks/url";
 
+/** The caller's destination `id` (none when another account or environment holds it), for a batch. */
+export function selectDestination(db: Database, caller: Caller, id: string) {
+  return db
+    .select()
+    .from(eventDestinations)
+    .where(and(eq(eventDestinations.id, id), ownedBy(eventDestinations, caller)))
+    .limit(1);
+}
+
 /** The caller's destination `id`, or a 404. */
 export async function findDestination(
   db: Database,
   caller: Caller,
   id: string,
 ): Promise<EventDestinationRow> {
-  const rows = await counted(
-    db,
-    db
-      .select()
-      .from(eventDestinations)
-      .where(and(eq(eventDestinations.id, id), ownedBy(eventDestinations, caller)))
-      .limit(1),
-  );
-  const row = rows[0];
-  if (!row) throw notFound("event destination", id);
-  return row;
+  const [row] = await counted(db, selectDestination(db, caller, id));
+  return row ?? destinationMissing(id);
+}
+
+/** `404 resource_missing` for destination `id`, thrown (usable as an expression: `row ?? destinationMissing(id)`). */
+export function destinationMissing(id: string): never {
+  throw notFound("event destination", id);
+}
+
+/** Deliveries asked for by hand go to enabled destinations only (the consumer drops the rest). */
+export function assertEnabled(destination: EventDestinationRow): void {
+  if (destination.status !== "enabled") {
+    throw new ApiError(
+      "resource_conflict",
+      `Event destination ${destination.id} is disabled: enable it first (POST /v1/event-destinations/${destination.id}/enable).`,
+    );
+  }
 }
 
 /** The destination URL rule (decisions.md), or a 400 with `param: "url"`. */

@@ -1,9 +1,13 @@
+import { listAttempts } from "./attempts";
 import { createDestination } from "./create";
 import { deleteDestination } from "./delete";
 import { disableDestination } from "./disable";
 import { enableDestination } from "./enable";
 import { listDestinations } from "./list";
+import { pingDestination } from "./ping";
+import { resendEvent } from "./resend";
 import { retrieveDestination } from "./retrieve";
+import { rotateSecret } from "./rotate-secret";
 import { updateDestination } from "./update";
 
 export const eventDestinationRoutes = [
@@ -14,4 +18,8 @@ export const eventDestinationRoutes = [
   deleteDestination,
   enableDestination,
   disableDestination,
+  listAttempts,
+  pingDestination,
+  resendEvent,
+  rotateSecret,
 ];

@@ -1,8 +1,9 @@
 import * as z from "zod";
-import { DESTINATION_STATUSES, DISABLED_REASONS, isEventType } from "../../constants";
+import { ATTEMPT_OUTCOMES, DESTINATION_STATUSES, DISABLED_REASONS, isEventType } from "../../constants";
 import { timestamp } from "../../lib/api-schemas";
 import { listParams } from "../../lib/pagination";
 import { text } from "../../lib/validation";
+import { MAX_OVERLAP_SECONDS } from "../../webhooks/rotation";
 
 export const MAX_ENABLED_EVENTS = 100;
 
@@ -46,3 +47,51 @@ export const destinationObject = z
   .strict();
 
 export type Destination = z.output<typeof destinationObject>;
+
+/** An event id to look up: anything longer than an id is no id. */
+const eventId = z.string().max(64, "must be at most 64 characters");
+
+export const listAttemptsQuery = listParams
+  .extend({ event: eventId.optional().describe("Only the attempts of this event.") })
+  .strict();
+
+export const resendBody = z
+  .object({
+    event: eventId.describe("A past event of this environment, of a type the destination receives."),
+  })
+  .strict();
+
+/**
+ * An integer, as JSON Schema states it, without zod's number schema: that would add 1.2 KiB
+ * (gzipped) to the API bundle, where no other field is a number.
+ */
+const integer = z.unknown().meta({ type: "integer" }) as unknown as z.ZodType<number>;
+
+const OVERLAP = `must be a whole number of seconds from 0 to ${MAX_OVERLAP_SECONDS}`;
+
+export const rotateSecretBody = z
+  .object({
+    overlap_seconds: integer
+      .refine((v) => v === undefined || (Number.isInteger(v) && v >= 0 && v <= MAX_OVERLAP_SECONDS), OVERLAP)
+      .meta({ minimum: 0, maximum: MAX_OVERLAP_SECONDS })
+      .optional()
+      .describe("Seconds the previous secret keeps signing (default 86400; 0: it stops at once)."),
+  })
+  .strict();
+
+export const attemptObject = z
+  .object({
+    id: z.string(),
+    object: z.literal("delivery_attempt"),
+    live: z.boolean(),
+    event: z.string(),
+    attempt: integer.describe("1 to 5 within its delivery; a ping or a resend starts a delivery at 1."),
+    status_code: integer.nullable().describe("The receiver's HTTP status; null without an answer."),
+    duration_ms: integer.nullable(),
+    outcome: z.enum(ATTEMPT_OUTCOMES),
+    error: z.string().nullable().describe("Why it failed: `HTTP 500`, `timeout`, `network error: …`."),
+    created_at: timestamp,
+  })
+  .strict();
+
+export type DeliveryAttempt = z.output<typeof attemptObject>;

@@ -1,5 +1,5 @@
-import type { EventDestinationRow } from "../../db/schema";
-import type { Destination } from "./schemas";
+import type { DeliveryAttemptRow, EventDestinationRow } from "../../db/schema";
+import type { DeliveryAttempt, Destination } from "./schemas";
 
 /** The destination object; the signing secret only where the seed allows it (not in lists). */
 export function serializeDestination(
@@ -18,5 +18,21 @@ export function serializeDestination(
     ...(options.withSecret && { secret: row.secret }),
     created_at: row.createdAt,
     updated_at: row.updatedAt,
+  };
+}
+
+/** A line of the delivery log; `live` is its destination's. Only sent attempts are listed. */
+export function serializeAttempt(row: DeliveryAttemptRow, live: boolean): DeliveryAttempt {
+  return {
+    id: row.id,
+    object: "delivery_attempt",
+    live,
+    event: row.eventId,
+    attempt: row.attempt,
+    status_code: row.statusCode,
+    duration_ms: row.durationMs,
+    outcome: row.outcome as DeliveryAttempt["outcome"],
+    error: row.error,
+    created_at: row.createdAt,
   };
 }

@@ -41,6 +41,13 @@ export const createInvoice = route({
   summary: "Issue an invoice",
   request: { json: createInvoiceBody },
   responses: { 201: { description: "The issued invoice.", schema: invoiceObject } },
+  errors: [
+    "account_profile_incomplete",
+    "customer_address_required",
+    "series_mismatch",
+    "issue_date_out_of_order",
+    "payment_terms_not_applicable",
+  ],
   handler: async (c, { json: body }) => {
     const caller = c.get("caller");
     const db = c.get("db");

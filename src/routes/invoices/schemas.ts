@@ -26,8 +26,9 @@ export const seriesName = upperCaseCode(
 
 const currency = upperCaseCode((s) => /^[A-Z]{3}$/.test(s), "must be an ISO 4217 currency code");
 
-const catalogTax = z.object({ tax: text(64), rule: text(64) }).strict();
-const customTax = z.object({ name: text(64), rate: customRate, effect: z.enum(TAX_EFFECTS) }).strict();
+/** Exported for the OpenAPI generator, which describes `lineTax` as either shape. */
+export const catalogTax = z.object({ tax: text(64), rule: text(64) }).strict();
+export const customTax = z.object({ name: text(64), rate: customRate, effect: z.enum(TAX_EFFECTS) }).strict();
 
 /**
  * `{tax, rule}` from the catalog (`es`), or a custom tax (`global`); the regime decides which

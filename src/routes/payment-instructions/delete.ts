@@ -21,6 +21,7 @@ export const deletePaymentInstruction = route({
   summary: "Delete a payment instruction",
   request: { params: idParams },
   responses: { 204: { description: "Deleted." } },
+  errors: ["resource_in_use"],
   handler: async (c, { params: { id } }) => {
     const db = c.get("db");
     const caller = c.get("caller");

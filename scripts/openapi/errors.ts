@@ -1,0 +1,41 @@
+/**
+ * Which error codes, so which statuses, each operation can answer: those its kind of route
+ * answers through the shared middleware (src/app.ts, src/lib/route.ts), plus the codes its
+ * own rules answer (`errors` on the route).
+ */
+import { ERROR_STATUS, type ErrorCode } from "../../src/lib/errors";
+import type { Route } from "../../src/lib/route";
+
+/** The error codes of one operation, grouped by HTTP status, statuses ascending. */
+export function errorCodesByStatus(route: Route): Map<number, ErrorCode[]> {
+  const codes = new Set<ErrorCode>();
+  const add = (...more: ErrorCode[]) => {
+    for (const code of more) codes.add(code);
+  };
+  // Anything unexpected is a 500 without details.
+  add("api_error");
+  // Every /v1 route is rate limited: per key, per address without a valid key, or (the public
+  // catalog) per address. /health is the unlimited floor.
+  if (route.path.startsWith("/v1/")) add("rate_limited");
+  if (!route.public) {
+    add("api_key_missing", "api_key_invalid");
+    // The body guard runs on every authenticated request that is not a GET.
+    if (route.method !== "get") add("json_invalid", "request_too_large", "unsupported_media_type");
+  }
+  if (route.request?.query) add("parameter_invalid", "parameter_unknown");
+  if (route.request?.json) add("parameter_invalid", "parameter_missing", "parameter_unknown");
+  if (route.path.includes("/:")) add("resource_missing");
+  if (route.method === "post" && !route.public) {
+    // Idempotency-Key: a malformed key, a key reused with another request, a key still running.
+    add("parameter_invalid", "idempotency_key_reused", "idempotency_key_in_use");
+  }
+  add(...(route.errors ?? []));
+
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of Object.keys(ERROR_STATUS) as ErrorCode[]) {
+    if (!codes.has(code)) continue;
+    const status = ERROR_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return new Map([...byStatus].sort(([a], [b]) => a - b));
+}

@@ -1,0 +1,124 @@
+/**
+ * The OpenAPI document against the running app: every mounted route is documented, the
+ * response check that `request()` applies to every response bites, and a webhook delivery
+ * is what the document's `webhooks` say.
+ */
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { app } from "../../src/app";
+import { client, expectStatus } from "../helpers/api";
+import { createAccount, createCustomer, createDestination } from "../helpers/factories";
+import { checkResponse, openApi, schemaErrors } from "../helpers/openapi";
+import { captureFetch } from "../helpers/webhooks";
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) => ({
+  status,
+  headers: new Headers({ "content-type": "application/json", "request-id": "req_x", ...headers }),
+  text: JSON.stringify(body),
+});
+
+const envelope = (code: string, type = "invalid_request_error") => ({
+  error: { type, code, message: "m", request_id: "req_x" },
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("the document describes every route the app mounts", () => {
+  it("every mounted route is a documented operation, and every documented operation is mounted", () => {
+    const mounted = app.routes
+      .filter((r) => r.method !== "ALL")
+      .map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, "{$1}")}`);
+    const documented = Object.entries(openApi.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect([...new Set(documented)].sort()).toEqual([...new Set(mounted)].sort());
+  });
+});
+
+describe("every response a test receives is checked against the document", () => {
+  it("a documented response passes", async () => {
+    const api = client((await createAccount()).testKey);
+    const customer = await createCustomer(api);
+    const res = await api.get(`/v1/customers/${customer.id}`);
+    expectStatus(res, 200);
+    expect(() => checkResponse("GET", `/v1/customers/${customer.id}`, res)).not.toThrow();
+  });
+
+  it("a field the document does not describe fails, naming the operation, status and field", async () => {
+    const api = client((await createAccount()).testKey);
+    const customer = await createCustomer(api);
+    expect(() =>
+      checkResponse("GET", `/v1/customers/${customer.id}`, json(200, { ...customer, nickname: "x" })),
+    ).toThrow(/GET \/v1\/customers\/\{id\} \(retrieveCustomer\) answered 200: .*nickname/);
+  });
+
+  it("a missing required field fails", async () => {
+    const api = client((await createAccount()).testKey);
+    const { email: _, ...customer } = await createCustomer(api);
+    expect(() => checkResponse("GET", `/v1/customers/${customer.id}`, json(200, customer))).toThrow(/email/);
+  });
+
+  it("a status the operation does not document fails", () => {
+    expect(() =>
+      checkResponse("GET", "/v1/customers/cus_x", json(409, envelope("invoice_prefix_taken"))),
+    ).toThrow(/answered 409: a status the document does not list/);
+  });
+
+  it("an error code the operation does not answer under that status fails", () => {
+    expect(() =>
+      checkResponse("POST", "/v1/payment-instructions", json(400, envelope("series_mismatch"))),
+    ).toThrow(/createPaymentInstruction\) answered 400: a body the document does not allow/);
+  });
+
+  it("a required header missing fails (429 without Retry-After)", () => {
+    const res = json(429, envelope("rate_limited", "rate_limit_error"));
+    expect(() => checkResponse("GET", "/v1/customers", res)).toThrow(/no Retry-After header/);
+    res.headers.set("retry-after", "10");
+    expect(() => checkResponse("GET", "/v1/customers", res)).not.toThrow();
+  });
+
+  it("a content type the operation does not document fails", () => {
+    const res = {
+      status: 200,
+      headers: new Headers({ "content-type": "text/html", "request-id": "r" }),
+      text: "x",
+    };
+    expect(() => checkResponse("GET", "/v1/invoices/inv_x/pdf", res)).toThrow(/content type "text\/html"/);
+  });
+
+  it("a request no operation matches must answer the error envelope with its code's status", () => {
+    expect(() => checkResponse("GET", "/v1/nothing-here", json(200, {}))).toThrow(/no such operation/);
+    expect(() => checkResponse("GET", "/v1/nothing-here", json(404, envelope("api_key_missing")))).toThrow(
+      /belongs to status 401/,
+    );
+    expect(() =>
+      checkResponse("GET", "/v1/nothing-here", json(404, envelope("resource_missing"))),
+    ).not.toThrow();
+  });
+});
+
+describe("webhooks", () => {
+  it("a delivery POSTs the thin event of its type, signed in Service-Signature, as the document says", async () => {
+    const { calls } = captureFetch();
+    const api = client((await createAccount()).testKey);
+    const destination = await createDestination(api);
+    await createCustomer(api);
+    await vi.waitFor(() => expect(calls.filter((c) => c.url === destination.url).length).toBe(1), {
+      timeout: 5000,
+      interval: 10,
+    });
+    const [call] = calls.filter((c) => c.url === destination.url);
+    const body = JSON.parse(call?.body as string);
+    const webhook = openApi.webhooks[body.type]?.post;
+    expect(webhook, body.type).toBeDefined();
+    const schema = webhook?.requestBody.content["application/json"]?.schema as Record<string, unknown>;
+    expect(schemaErrors(schema, body)).toBeNull();
+    expect(schemaErrors(schema, { ...body, type: "customer.deleted" })).toMatch(/type/);
+    expect(schemaErrors(schema, { ...body, data: {} })).toMatch(/data/);
+    const signature = (webhook as unknown as { parameters: { name: string; schema: { pattern: string } }[] })
+      .parameters[0];
+    expect(signature?.name).toBe("Service-Signature");
+    expect(call?.headers.get("service-signature")).toMatch(new RegExp(signature?.schema.pattern as string));
+  });
+});
