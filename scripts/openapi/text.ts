@@ -55,7 +55,7 @@ export const WEBHOOK_DESCRIPTION =
   "Delivered to every enabled event destination of the event's account and environment that subscribes to its type: a `POST` with the thin event as JSON. Verify `Service-Signature` before trusting the body, dedupe by event `id` (delivery is at least once and unordered), and retrieve the event (`GET /v1/events/{id}`) for its `data` snapshot or the related object for its current state. Any 2xx within 10 seconds acknowledges; anything else is retried, at most 5 attempts.";
 
 export const SIGNATURE_DESCRIPTION =
-  '`t=<unix seconds>,v1=<lowercase hex HMAC-SHA256(secret, t + "." + raw body)>`, keyed with the UTF-8 bytes of the destination\'s whole secret (`whsec_…`, prefix included). Reject a `t` more than 5 minutes from now.';
+  "`t=<unix seconds>,v1=<lowercase hex HMAC-SHA256(secret, t + \".\" + raw body)>`, keyed with the UTF-8 bytes of the destination's whole secret (`whsec_…`, prefix included). Reject a `t` more than 5 minutes from now. While a secret is being rotated, a second `v1` (the previous secret's) follows: accept the request if any `v1` matches.";
 
 /** Request body examples, by `METHOD /path` (Hono syntax, as the routes declare it). */
 export const REQUEST_EXAMPLES: Record<string, unknown> = {

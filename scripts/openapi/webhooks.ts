@@ -25,7 +25,7 @@ export function webhooks() {
               in: "header",
               required: true,
               description: SIGNATURE_DESCRIPTION,
-              schema: { type: "string", pattern: "^t=[0-9]+,v1=[0-9a-f]{64}$" },
+              schema: { type: "string", pattern: "^t=[0-9]+(,v1=[0-9a-f]{64})+$" },
             },
           ],
           requestBody: {

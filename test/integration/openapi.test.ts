@@ -121,4 +121,22 @@ describe("webhooks", () => {
     expect(signature?.name).toBe("Service-Signature");
     expect(call?.headers.get("service-signature")).toMatch(new RegExp(signature?.schema.pattern as string));
   });
+
+  it("a delivery during a secret rotation (two v1 signatures) still matches the documented header", async () => {
+    const { calls } = captureFetch();
+    const api = client((await createAccount()).testKey);
+    const destination = await createDestination(api);
+    expectStatus(await api.post(`/v1/event-destinations/${destination.id}/rotate-secret`, {}), 200);
+    await createCustomer(api);
+    await vi.waitFor(() => expect(calls.filter((c) => c.url === destination.url).length).toBe(1), {
+      timeout: 5000,
+      interval: 10,
+    });
+    const header = calls.find((c) => c.url === destination.url)?.headers.get("service-signature") ?? "";
+    expect(header.match(/v1=/g)).toHaveLength(2);
+    const webhook = openApi.webhooks["customer.created"]?.post as unknown as {
+      parameters: { schema: { pattern: string } }[];
+    };
+    expect(header).toMatch(new RegExp(webhook.parameters[0]?.schema.pattern as string));
+  });
 });
