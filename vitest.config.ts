@@ -60,6 +60,8 @@ function buildOpenApi() {
   return JSON.parse(readFileSync(new URL("./.build/public/v1/openapi.json", import.meta.url), "utf8"));
 }
 const openApi = buildOpenApi();
+// Built once per run, before the pool starts: the pool may ask for its options more than once.
+const pdfRenderer = buildPdfRenderer();
 
 export default defineConfig({
   plugins: [
@@ -72,7 +74,7 @@ export default defineConfig({
         workers: [
           {
             name: "invoicing-api-pdf",
-            modules: buildPdfRenderer(),
+            modules: pdfRenderer,
             modulesRoot: PDF_BUILD,
             compatibilityDate: "2026-08-01",
           },
