@@ -7,7 +7,7 @@ import { type EventRow, eventDestinations, events } from "../db/schema";
 import { nowIso } from "../lib/clock";
 import { newId } from "../lib/ids";
 import { logError } from "../lib/log";
-import { fanOut } from "../webhooks/fan-out";
+import { fanOut, type Listener } from "../webhooks/fan-out";
 
 /** An account's environment: the slice of data a write belongs to. */
 export type Scope = { accountId: string; live: boolean };
@@ -74,17 +74,25 @@ export async function writeWithEvents<S extends Statements>(
 ): Promise<WriteResult<S>> {
   const rows = specs.map((spec) => eventRow(w.scope, spec));
   const names = Object.keys(statements);
+  const d = eventDestinations;
   const batch: Statement[] = [
     ...specs.map((spec, i) => eventInsert(w.db, rows[i] as EventRow, spec)),
     ...names.map((name) => statements[name] as Statement),
+    // The fan-out's listeners, read in the same round trip (none in the common case): the
+    // deliveries then leave without a further read.
+    w.db
+      .select({ id: d.id, enabledEvents: d.enabledEvents })
+      .from(d)
+      .where(and(eq(d.accountId, w.scope.accountId), eq(d.live, w.scope.live), eq(d.status, "enabled"))),
   ];
   const out = (await w.db.batch(batch as [Statement, ...Statement[]])) as unknown[];
 
   const written = out.slice(0, specs.length) as { dispatchedAt: string | null }[][];
   const toDispatch = rows.filter((_, i) => written[i]?.[0]?.dispatchedAt === null);
   if (toDispatch.length > 0) {
+    const listeners = out.at(-1) as Listener[];
     w.waitUntil(
-      fanOut(w.env, toDispatch).catch((err) =>
+      fanOut(w.env, toDispatch, listeners).catch((err) =>
         logError("dispatch_error", err, { event_count: toDispatch.length }),
       ),
     );

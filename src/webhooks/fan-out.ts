@@ -11,7 +11,7 @@ const GROUP = 10;
 
 /** What the fan-out needs of an event. */
 export type Dispatchable = Pick<EventRow, "id" | "accountId" | "live" | "type">;
-type Listener = { id: string; enabledEvents: string[] };
+export type Listener = { id: string; enabledEvents: string[] };
 
 /** Whether `enabled_events` takes `type` (`*`: every type). */
 export function subscribed(enabledEvents: string[], type: string): boolean {
@@ -57,11 +57,14 @@ async function send(env: Env, event: Dispatchable, listeners: Listener[]): Promi
  * (its destinations' read, the queue) is logged by id and leaves only that event for the
  * cron sweep. Groups of 10 events are sent side by side and marked by one UPDATE: a fan-out
  * cut short re-sends at most its unfinished group, never what was marked. Failing to mark
- * throws (D1 is down: sending more would only be sent again). Returns the ids dispatched.
+ * throws (D1 is down: sending more would only be sent again). `listeners`, when the caller
+ * read them (writeWithEvents does, in its own batch), are those of the events' one account and
+ * environment. Returns the ids dispatched.
  */
-export async function fanOut(env: Env, pending: Dispatchable[]): Promise<string[]> {
+export async function fanOut(env: Env, pending: Dispatchable[], listeners?: Listener[]): Promise<string[]> {
   const db = createDb(env.DB);
-  const listenersOf = listenersByScope(db);
+  // The write that recorded the events read their scope's listeners in its own batch.
+  const listenersOf = listeners ? async () => listeners : listenersByScope(db);
   const dispatched: string[] = [];
   for (let i = 0; i < pending.length; i += GROUP) {
     const group = pending.slice(i, i + GROUP);
