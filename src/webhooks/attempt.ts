@@ -71,7 +71,9 @@ export async function recordAttempt(
   });
   const byId = eq(eventDestinations.id, attempt.destinationId);
   if (outcome.ok) {
-    await db.batch([insert, db.update(eventDestinations).set({ failingSince: null }).where(byId)]);
+    // Ends a failing streak: a write only when there is one.
+    const streak = and(byId, isNotNull(eventDestinations.failingSince));
+    await db.batch([insert, db.update(eventDestinations).set({ failingSince: null }).where(streak)]);
     return false;
   }
   const cutoff = new Date(nowMs() - DISABLE_AFTER_MS).toISOString();
