@@ -1,5 +1,5 @@
 import { createDb } from "../db/client";
-import type { Writer } from "../events/write";
+import { consumerWriter } from "../events/writer";
 import { logError } from "../lib/log";
 import { requestSubmission } from "./dispatch";
 import { isSubmissionMessage } from "./message";
@@ -36,7 +36,7 @@ export async function handleSubmissions(
     }
     seen.add(key);
     const scope = { accountId: body.account_id, live: body.live };
-    const w: Writer = { db, env, scope, waitUntil: (p) => ctx.waitUntil(p) };
+    const w = consumerWriter(db, env, ctx, scope);
     try {
       const result = await processChain(w, registryFor(env, body.live));
       if (result.kind === "later") await requestSubmission(env, scope, result.delaySeconds);

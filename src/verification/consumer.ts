@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { TaxIdType, TaxRegimeId } from "../constants";
 import { createDb, type Database } from "../db/client";
 import { accounts, type TaxIdRow, taxIds } from "../db/schema";
-import type { Writer } from "../events/write";
+import { consumerWriter } from "../events/writer";
 import { logError } from "../lib/log";
 import { ownRetryDelay } from "../webhooks/config";
 import { maxAttempts, retryDelayAfter } from "./config";
@@ -35,15 +35,6 @@ async function load(
   return found;
 }
 
-function writerFor(db: Database, env: Env, ctx: ExecutionContext, row: TaxIdRow): Writer {
-  return {
-    db,
-    env,
-    scope: { accountId: row.accountId, live: row.live },
-    waitUntil: (promise) => ctx.waitUntil(promise),
-  };
-}
-
 /**
  * One registry attempt. A result completes the verification; an unavailable registry queues
  * the next attempt as a new message (its number in the body, after its delay) and acks this
@@ -72,7 +63,7 @@ async function verifyOne(
     return;
   }
   const { row, taxRegime } = found;
-  const w = writerFor(db, env, ctx, row);
+  const w = consumerWriter(db, env, ctx, row);
   // No registry applies any more (AEAT credentials removed since): it cannot be asked.
   const registry = registryFor({ live: row.live, taxRegime, type: row.type, env });
   const answer = registry
@@ -148,7 +139,7 @@ export async function failDeadVerifications(
       try {
         const found = await load(db, message.body.tax_id_id);
         if (found?.row.verificationStatus === "pending") {
-          await settleVerification(writerFor(db, env, ctx, found.row), found.row, { status: "failed" });
+          await settleVerification(consumerWriter(db, env, ctx, found.row), found.row, { status: "failed" });
         }
         message.ack();
       } catch (err) {

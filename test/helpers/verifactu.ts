@@ -11,8 +11,20 @@ import { VERIFACTU_QUEUE } from "../../src/verifactu/message";
 import type { Issuer, RecordRegistry, SubmissionAnswer } from "../../src/verifactu/registry";
 import { sandboxRecordRegistry } from "../../src/verifactu/sandbox";
 import type { RegistroAlta } from "../../src/verifactu/types";
+import { client } from "./api";
+import { createAccount } from "./factories";
+import { esProfile, setProfile } from "./invoices";
 
 export type Chain = { accountId: string; live: boolean };
+
+/** A fresh `es` account whose Test environment has an issuer profile, and that environment's chain. */
+export async function esAccount(profile: Record<string, unknown> = esProfile) {
+  const account = await createAccount();
+  const api = client(account.testKey);
+  await setProfile(api, profile);
+  const chain: Chain = { accountId: account.id, live: false };
+  return { account, api, chain };
+}
 
 /** One consumer turn on `chain`, as the queue would deliver its message; waits for the event fan-out. */
 export async function runSubmissions(chain: Chain, registryFor: RecordRegistryFor = recordRegistryFor) {

@@ -18,18 +18,11 @@ import {
 } from "../helpers/invoices";
 import { listEvents } from "../helpers/reads";
 import { dbSnapshot, expectError } from "../helpers/security";
-import { recordingRegistry, runSubmissions } from "../helpers/verifactu";
+import { esAccount, recordingRegistry, runSubmissions } from "../helpers/verifactu";
 
 afterEach(() => {
   vi.restoreAllMocks();
 });
-
-async function esAccount() {
-  const account = await createAccount();
-  const api = client(account.testKey);
-  await setProfile(api);
-  return { account, api, chain: { accountId: account.id, live: false } };
-}
 
 /** The record XML's element text, by local name (the first one after `after`, if given). */
 function field(xml: string, name: string, after = ""): string | undefined {

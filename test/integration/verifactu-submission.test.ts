@@ -22,7 +22,7 @@ import {
   setProfile,
 } from "../helpers/invoices";
 import { parseSignature, referenceHmac } from "../helpers/signature";
-import { type Chain, recordingRegistry, runSubmissions } from "../helpers/verifactu";
+import { esAccount, recordingRegistry, runSubmissions } from "../helpers/verifactu";
 import { type Call, captureFetch } from "../helpers/webhooks";
 
 afterEach(() => {
@@ -34,14 +34,6 @@ const OUTCOMES = [
   "invoice.verifactu_registration.accepted_with_errors",
   "invoice.verifactu_registration.rejected",
 ] as const;
-
-async function esAccount(profile: Record<string, unknown> = esProfile) {
-  const account = await createAccount();
-  const api = client(account.testKey);
-  await setProfile(api, profile);
-  const chain: Chain = { accountId: account.id, live: false };
-  return { account, api, chain };
-}
 
 const withIssuerNif = (value: string) => ({ ...esProfile, tax_id: { country: "ES", type: "es_nif", value } });
 const retrieve = async (api: ReturnType<typeof client>, id: string) =>

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { createDb } from "../../db/client";
 import { invoices } from "../../db/schema";
+import { consumerWriter } from "../../events/writer";
 import { logError } from "../../lib/log";
 import { generatePdf } from "./generate";
 import { isPdfMessage } from "./message";
@@ -26,15 +27,7 @@ export async function handlePdfs(
       try {
         const [row] = await db.select().from(invoices).where(eq(invoices.id, id));
         if (row && row.pdfGeneratedAt === null) {
-          await generatePdf(
-            {
-              db,
-              env,
-              scope: { accountId: row.accountId, live: row.live },
-              waitUntil: (p) => ctx.waitUntil(p),
-            },
-            row,
-          );
+          await generatePdf(consumerWriter(db, env, ctx, row), row);
         }
         message.ack();
       } catch (err) {
