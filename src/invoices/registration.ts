@@ -14,13 +14,26 @@ import type { InvoiceDraft } from "./build";
  * An `es` invoice with its VERI*FACTU registration record, written by the same INSERT: the
  * record's body (built here, with the number the INSERT takes), its place in the chain and its
  * generation time. The hash follows when the chain is sealed (verifactu/seal.ts). An invoice
- * the record cannot hold is refused before anything is written.
+ * the record cannot hold is refused before anything is written. Returns the draft and its
+ * pre-INSERT copy (`pendingCopy`).
  */
-export function withRecord(draft: InvoiceDraft, scope: Scope, corrected: InvoiceRow | null): InvoiceDraft {
-  const invoice = pendingCopy(draft);
+export function withRecord(
+  built: InvoiceDraft,
+  scope: Scope,
+  corrected: InvoiceRow | null,
+): { draft: InvoiceDraft; pending: Invoice } {
+  const chained: InvoiceDraft = {
+    ...built,
+    verifactuSeq: nextSeq(scope),
+    verifactuGeneratedAt: nextGeneratedAt(scope, nowMs()),
+    verifactuStatus: "pending",
+    verifactuErrors: [],
+  };
+  // The one pre-INSERT copy: the record's body reads it, and the invoice.issued event shows it.
+  const pending = pendingCopy(chained);
   let body: ReturnType<typeof recordBody>;
   try {
-    body = recordBody(invoice, {
+    body = recordBody(pending, {
       corrected: corrected && { number: corrected.number, issue_date: corrected.issueDate },
     });
   } catch (err) {
@@ -33,14 +46,8 @@ export function withRecord(draft: InvoiceDraft, scope: Scope, corrected: Invoice
       },
     );
   }
-  return {
-    ...draft,
-    verifactuSeq: nextSeq(scope),
-    verifactuGeneratedAt: nextGeneratedAt(scope, nowMs()),
-    verifactuRecord: sql<string>`json_set(${JSON.stringify(body)}, '$.IDFactura.NumSerieFactura', ${draft.number})`,
-    verifactuStatus: "pending",
-    verifactuErrors: [],
-  };
+  const record = sql<string>`json_set(${JSON.stringify(body)}, '$.IDFactura.NumSerieFactura', ${built.number})`;
+  return { draft: { ...chained, verifactuRecord: record }, pending };
 }
 
 /**

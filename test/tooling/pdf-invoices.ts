@@ -1,9 +1,17 @@
 import { computeInvoice, type LineInput } from "../../src/invoices/compute";
-import { formatMinor } from "../../src/lib/money";
 import type { PdfInput } from "../../src/pdf/render";
 import type { Invoice } from "../../src/routes/invoices/schemas";
 import { qrUrl } from "../../src/verifactu/qr";
-import { customer, esInvoice, GERMAN_CUSTOMER, type InvoiceSpec, irpf, iva, re } from "./verifactu-invoices";
+import {
+  amountsOf,
+  customer,
+  esInvoice,
+  GERMAN_CUSTOMER,
+  type InvoiceSpec,
+  irpf,
+  iva,
+  re,
+} from "./verifactu-invoices";
 
 /**
  * Invoices for the PDF tests and the README sample, built like the API builds them (the real
@@ -127,8 +135,6 @@ export const SIMPLIFIED = esInput(
   { series: "SIM" },
 );
 
-const money = (minor: bigint) => formatMinor(minor, 2);
-
 /** A `global` account's invoice: custom taxes, USD, no QR. */
 export function globalInput(lines: LineInput[], extra: Partial<Invoice> = {}): PdfInput {
   const c = computeInvoice({
@@ -172,17 +178,7 @@ export function globalInput(lines: LineInput[], extra: Partial<Invoice> = {}): P
         country: "AU",
       },
     },
-    lines: c.lines.map((l) => ({ ...l, amount: money(l.amount) })),
-    tax_breakdown: c.tax_breakdown.map((r) => ({
-      ...r,
-      base: money(r.base),
-      amount: r.amount === null ? null : money(r.amount),
-    })),
-    subtotal: money(c.subtotal),
-    total_tax_added: money(c.total_tax_added),
-    total_tax_withheld: money(c.total_tax_withheld),
-    total: money(c.total),
-    amount_payable: money(c.amount_payable),
+    ...amountsOf(c),
     payment_terms: { due_date: null, options: [] },
     corrects: null,
     corrected_by: [],

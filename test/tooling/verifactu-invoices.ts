@@ -66,6 +66,23 @@ export interface InvoiceSpec {
   corrects?: Invoice["corrects"];
 }
 
+/** A computed invoice's lines, breakdown and totals as the API writes them (two decimals). */
+export function amountsOf(c: ReturnType<typeof computeInvoice>) {
+  return {
+    lines: c.lines.map((l) => ({ ...l, amount: money(l.amount) })),
+    tax_breakdown: c.tax_breakdown.map((r) => ({
+      ...r,
+      base: money(r.base),
+      amount: r.amount === null ? null : money(r.amount),
+    })),
+    subtotal: money(c.subtotal),
+    total_tax_added: money(c.total_tax_added),
+    total_tax_withheld: money(c.total_tax_withheld),
+    total: money(c.total),
+    amount_payable: money(c.amount_payable),
+  };
+}
+
 export function esInvoice(spec: InvoiceSpec): Invoice {
   const issue_date = spec.issue_date ?? "2026-11-23";
   const operation_date = spec.operation_date ?? null;
@@ -89,17 +106,7 @@ export function esInvoice(spec: InvoiceSpec): Invoice {
     currency: "EUR",
     issuer: ISSUER,
     customer: spec.customer === undefined ? SPANISH_CUSTOMER : spec.customer,
-    lines: c.lines.map((l) => ({ ...l, amount: money(l.amount) })),
-    tax_breakdown: c.tax_breakdown.map((r) => ({
-      ...r,
-      base: money(r.base),
-      amount: r.amount === null ? null : money(r.amount),
-    })),
-    subtotal: money(c.subtotal),
-    total_tax_added: money(c.total_tax_added),
-    total_tax_withheld: money(c.total_tax_withheld),
-    total: money(c.total),
-    amount_payable: money(c.amount_payable),
+    ...amountsOf(c),
     payment_terms: { due_date: null, options: [] },
     corrects: spec.corrects ?? null,
     corrected_by: [],

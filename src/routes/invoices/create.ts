@@ -78,9 +78,10 @@ export const createInvoice = route({
       });
       const built = buildInvoice(caller, req, ctx);
       const es = ctx.account.taxRegime === "es";
-      const draft = es ? withRecord(built, caller, ctx.corrected) : built;
       // The event's copy takes the number and the record's time from the database, like the row.
-      const pending = pendingCopy(draft);
+      const { draft, pending } = es
+        ? withRecord(built, caller, ctx.corrected)
+        : { draft: built, pending: pendingCopy(built) };
       // The usage debit names this event, so its id is known before the batch.
       const issuedId = newId("event");
       const debit = usageDebit(db, caller, {
