@@ -79,8 +79,13 @@ export default defineConfig({
             compatibilityDate: "2026-08-01",
           },
         ],
+        // Two shards and a directory of its own (wrangler.toml has one database for all three),
+        // so the suite proves that requests, consumers and sweeps keep to the caller's shard
+        // (test/integration/shards.test.ts); every other test's accounts live on DB.
+        d1Databases: { DIRECTORY: { id: "directory-test" }, DB_2: { id: "shard-2-test" } },
         bindings: {
           ...vars,
+          SHARDS: "DB,DB_2",
           // Tests read each request's D1 cost from the D1-Rows-Read header.
           EXPOSE_DB_METRICS: "true",
           TEST_MIGRATIONS: await readD1Migrations(fileURLToPath(new URL("./migrations", import.meta.url))),

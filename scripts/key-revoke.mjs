@@ -27,7 +27,8 @@ function fail(message) {
 if (["key", "id", "account"].filter((name) => values[name] !== undefined).length !== 1)
   fail("Pass exactly one of --key <sk_…>, --id <key_…> or --account <acct_…>.");
 if (values.remote && values["persist-to"]) fail("--persist-to names a local state: drop it with --remote.");
-const target = { remote: values.remote, persistTo: values["persist-to"] };
+// Keys live in the directory (src/db/shards.ts), whichever shard holds the account.
+const target = { remote: values.remote, persistTo: values["persist-to"], database: "DIRECTORY" };
 const mode = (live) => (live ? "live" : "test");
 
 if (values.account !== undefined) {

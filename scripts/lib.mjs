@@ -51,13 +51,13 @@ export function newId(prefix) {
 }
 
 /**
- * Runs `sql` on the D1 of wrangler.toml: the local one `npm start` serves (the state in
- * `persistTo` when given) or, with `remote`, the production one. Returns wrangler's JSON
- * output: one `{ results }` per statement.
+ * Runs `sql` on a D1 binding of wrangler.toml (`database`: a shard such as "DB", or
+ * "DIRECTORY"): the local one `npm start` serves (the state in `persistTo` when given) or, with
+ * `remote`, the production one. Returns wrangler's JSON output: one `{ results }` per statement.
  */
-export function d1Execute(sql, { remote = false, persistTo } = {}) {
+export function d1Execute(sql, { remote = false, persistTo, database = "DB" } = {}) {
   const target = remote ? ["--remote"] : ["--local", ...(persistTo ? ["--persist-to", persistTo] : [])];
   return JSON.parse(
-    wrangler(["d1", "execute", "DB", ...target, "--json", "--command", sql], { capture: true }),
+    wrangler(["d1", "execute", database, ...target, "--json", "--command", sql], { capture: true }),
   );
 }

@@ -31,10 +31,16 @@ const accounts = [
   },
 ];
 
+// The accounts' data goes to their shard (DB), their place and keys to the directory
+// (src/db/shards.ts); locally both bindings are the same database, as in wrangler.toml.
 const statements = [];
+const directory = [];
 for (const a of accounts) {
   statements.push(
     `INSERT OR IGNORE INTO accounts (id, name, tax_regime, created_at, updated_at) VALUES (${lit(a.id)}, ${lit(a.name)}, ${lit(a.regime)}, ${lit(CREATED)}, ${lit(CREATED)});`,
+  );
+  directory.push(
+    `INSERT OR IGNORE INTO directory_accounts (account_id, shard, tax_regime, created_at) VALUES (${lit(a.id)}, 'DB', ${lit(a.regime)}, ${lit(CREATED)});`,
   );
   for (const mode of ["test", "live"]) {
     const key = `sk_${mode}_${a.slug}_localdev`;
@@ -63,7 +69,7 @@ for (const a of accounts) {
       `UPDATE account_environments SET (legal_name, tax_id_id, tax_id_country, tax_id_type, tax_id_value, tax_id_verification_status, tax_id_verification_valid, tax_id_verification_completed_at, tax_id_created_at, address_line_1, address_city, address_postal_code, address_state, address_country) = (${profile}) WHERE account_id = ${lit(a.id)} AND live = ${live} AND legal_name IS NULL AND tax_id_id IS NULL AND address_line_1 IS NULL;`,
       `INSERT OR IGNORE INTO tax_ids (id, account_id, live, owner_type, owner_id, country, type, value, created_at, verification_status, verification_valid, verification_completed_at) SELECT tax_id_id, account_id, live, 'account', account_id, tax_id_country, tax_id_type, tax_id_value, tax_id_created_at, tax_id_verification_status, tax_id_verification_valid, tax_id_verification_completed_at FROM account_environments WHERE account_id = ${lit(a.id)} AND live = ${live} AND tax_id_id = ${lit(txi)};`,
     );
-    statements.push(
+    directory.push(
       `INSERT OR IGNORE INTO api_keys (id, account_id, live, key_hash, key_hint, created_at) VALUES (${lit(keyId)}, ${lit(a.id)}, ${mode === "live" ? 1 : 0}, ${lit(sha256Hex(key))}, ${lit(key.slice(-4))}, ${lit(CREATED)});`,
     );
     // 100.00 of usage balance, once: fixed ids, and the top-up SQL leaves an existing id alone.
@@ -84,9 +90,14 @@ for (const a of accounts) {
 
 /** Seeds the local D1 (`extraArgs`, e.g. `--persist-to DIR`, go to wrangler). */
 export function seedLocal(extraArgs = []) {
-  wrangler(["d1", "execute", "DB", "--local", ...extraArgs, "--command", statements.join(" ")], {
-    capture: true,
-  });
+  for (const [database, sql] of [
+    ["DB", statements],
+    ["DIRECTORY", directory],
+  ]) {
+    wrangler(["d1", "execute", database, "--local", ...extraArgs, "--command", sql.join(" ")], {
+      capture: true,
+    });
+  }
   console.log(
     "Seeded local accounts (usage balance 100.00 EUR each on first seed). Dev keys: sk_test_es_localdev, sk_live_es_localdev, sk_test_global_localdev, sk_live_global_localdev",
   );

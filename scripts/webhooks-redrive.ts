@@ -4,6 +4,7 @@
 //   npm run webhooks:redrive -- --event evt_…         # every dead delivery of one event
 //   npm run webhooks:redrive -- --destination ed_…    # every dead delivery to one destination
 //   npm run webhooks:redrive -- --all                 # everything dead-lettered
+//   … --shard DB_2                                    # on another shard (default DB)
 //
 // It marks them in D1 (local, or production with --remote); the Worker's cron then queues
 // each one again within a minute, as a new delivery with 5 fresh attempts, and forgets it.
@@ -18,6 +19,7 @@ const { values } = parseArgs({
     event: { type: "string" },
     destination: { type: "string" },
     all: { type: "boolean", default: false },
+    shard: { type: "string", default: "DB" },
     remote: { type: "boolean", default: false },
     // Local state kept somewhere else than wrangler's default (.wrangler/state).
     "persist-to": { type: "string" },
@@ -38,7 +40,7 @@ try {
 const persist = values["persist-to"];
 const target = values.remote ? ["--remote"] : ["--local", ...(persist ? ["--persist-to", persist] : [])];
 const out = JSON.parse(
-  wrangler(["d1", "execute", "DB", ...target, "--json", "--command", sql], { capture: true }),
+  wrangler(["d1", "execute", values.shard, ...target, "--json", "--command", sql], { capture: true }),
 );
 const marked = (out.at(-1)?.results ?? []) as { event_id: string; destination_id: string }[];
 for (const { event_id, destination_id } of marked) console.log(`${event_id} → ${destination_id}`);

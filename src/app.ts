@@ -16,8 +16,8 @@ import { catalogCors } from "./routes/tax-regimes";
 
 /**
  * The API: public routes first (the middleware after them never runs for them), then
- * `no-store`, the D1 usage counter, the API key (and its rate limits), the body guard, and
- * the authenticated routes.
+ * `no-store`, the D1 usage counter, the API key (its rate limits, and the caller's shard), the
+ * D1 session on that shard, the body guard, and the authenticated routes.
  * `extend` adds routes before the 404 (the development entry's benchmark floors).
  */
 export function createApp(extend?: (app: Hono<AppEnv>) => void) {
@@ -36,19 +36,24 @@ export function createApp(extend?: (app: Hono<AppEnv>) => void) {
   app.use("/v1/*", async (c, next) => {
     const usage = { rowsRead: 0, rowsWritten: 0 };
     c.set("dbUsage", usage);
-    const session = requestSession(c.env.DB, c.req.method, c.req.header(BOOKMARK_HEADER) ?? null);
-    c.set("db", createDb(session, usage));
     await next();
-    const bookmark = session.getBookmark();
-    if (bookmark) c.res.headers.set(BOOKMARK_HEADER, bookmark);
-    // Local development and tests only: what this request cost in D1 rows.
+    // Local development and tests only: what this request cost in D1 rows (directory included).
     if (config(c.env).exposeDbMetrics) {
       c.res.headers.set("D1-Rows-Read", String(usage.rowsRead));
       c.res.headers.set("D1-Rows-Written", String(usage.rowsWritten));
     }
   });
   // Authentication first: a caller without a valid key learns nothing about the body rules.
-  app.use("/v1/*", auth, jsonBody);
+  // It also routes the request to the caller's shard (c.env), where its D1 session opens.
+  app.use("/v1/*", auth);
+  app.use("/v1/*", async (c, next) => {
+    const session = requestSession(c.env.DB, c.req.method, c.req.header(BOOKMARK_HEADER) ?? null);
+    c.set("db", createDb(session, c.get("dbUsage")));
+    await next();
+    const bookmark = session.getBookmark();
+    if (bookmark) c.res.headers.set(BOOKMARK_HEADER, bookmark);
+  });
+  app.use("/v1/*", jsonBody);
   mount(
     app,
     ROUTES.filter((r) => !r.public),

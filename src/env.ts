@@ -7,6 +7,8 @@ export type Caller = {
   /** The key's environment: `sk_live_` keys see live data, `sk_test_` keys test data. */
   live: boolean;
   taxRegime: TaxRegimeId;
+  /** The D1 binding (one of `SHARDS`) holding the account: src/db/shards.ts. */
+  shard: string;
 };
 
 export type AppEnv = {

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { config } from "./config";
+import { perShard, shardEnv, shardNames } from "./db/shards";
 import { handlePdfs } from "./invoices/pdf/consumer";
 import { PDF_QUEUE } from "./invoices/pdf/message";
 import { sweepMissingPdfs } from "./invoices/pdf/sweep";
@@ -21,8 +22,11 @@ import { redriveRequested } from "./webhooks/redrive";
 import { sweepUndispatched } from "./webhooks/sweep";
 
 // The background Worker (wrangler.jobs.toml): every queue consumer and the cron sweeps. It
-// shares the API's bindings; a malformed `[vars]` value stops it at startup too.
+// shares the API's bindings; a malformed `[vars]` value (SHARDS included) stops it at startup
+// too. Every handler works on one shard: a batch is split by its messages' shard, and each
+// cron chore runs once per shard.
 config(env);
+shardNames(env);
 
 /** One cron chore: its failure is logged and does not stop the others. */
 function chore(name: string, run: () => Promise<unknown>): Promise<void> {
@@ -32,30 +36,37 @@ function chore(name: string, run: () => Promise<unknown>): Promise<void> {
   );
 }
 
+/** One shard's messages of one queue: the batch names the queue it comes from. */
+async function consume(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext): Promise<void> {
+  if (batch.queue === PDF_QUEUE) {
+    await handlePdfs(batch, env, ctx);
+  } else if (batch.queue === VERIFACTU_QUEUE) {
+    await handleSubmissions(batch, env, ctx, recordRegistryFor);
+  } else if (batch.queue === VERIFICATION_QUEUE) {
+    await verifyBatch(batch as MessageBatch<VerificationMessage>, env, ctx, registryFor);
+  } else if (batch.queue === VERIFICATION_DEAD_LETTER_QUEUE) {
+    await failDeadVerifications(batch as MessageBatch<VerificationMessage>, env, ctx);
+  } else if (batch.queue === DEAD_LETTER_QUEUE) {
+    await recordDeadLetters(batch as MessageBatch<DeliveryMessage>, env);
+  } else {
+    await deliverBatch(batch as MessageBatch<DeliveryMessage>, env);
+  }
+}
+
 // Only handlers may be exported here: workerd treats every named export as an entrypoint.
 export default {
   async queue(batch, env, ctx) {
-    // One handler for every queue: the batch names the queue it comes from.
-    if (batch.queue === PDF_QUEUE) {
-      await handlePdfs(batch, env, ctx);
-    } else if (batch.queue === VERIFACTU_QUEUE) {
-      await handleSubmissions(batch, env, ctx, recordRegistryFor);
-    } else if (batch.queue === VERIFICATION_QUEUE) {
-      await verifyBatch(batch as MessageBatch<VerificationMessage>, env, ctx, registryFor);
-    } else if (batch.queue === VERIFICATION_DEAD_LETTER_QUEUE) {
-      await failDeadVerifications(batch as MessageBatch<VerificationMessage>, env, ctx);
-    } else if (batch.queue === DEAD_LETTER_QUEUE) {
-      await recordDeadLetters(batch as MessageBatch<DeliveryMessage>, env);
-    } else {
-      await deliverBatch(batch as MessageBatch<DeliveryMessage>, env);
-    }
+    await perShard(batch, env, (shardBatch, shard) => consume(shardBatch, shard, ctx));
   },
   async scheduled(_controller, env, ctx) {
-    ctx.waitUntil(chore("sweep", () => sweepUndispatched(env)));
-    ctx.waitUntil(chore("verification_sweep", () => sweepUnqueuedVerifications(env)));
-    ctx.waitUntil(chore("verifactu_sweep", () => sweepPendingRecords(env, canSendLive(env))));
-    ctx.waitUntil(chore("pdf_sweep", () => sweepMissingPdfs(env)));
-    ctx.waitUntil(chore("redrive", () => redriveRequested(env)));
-    ctx.waitUntil(chore("retention", () => deleteExpiredData(env)));
+    for (const name of shardNames(env)) {
+      const shard = shardEnv(env, name);
+      ctx.waitUntil(chore("sweep", () => sweepUndispatched(shard)));
+      ctx.waitUntil(chore("verification_sweep", () => sweepUnqueuedVerifications(shard)));
+      ctx.waitUntil(chore("verifactu_sweep", () => sweepPendingRecords(shard, canSendLive(shard))));
+      ctx.waitUntil(chore("pdf_sweep", () => sweepMissingPdfs(shard)));
+      ctx.waitUntil(chore("redrive", () => redriveRequested(shard)));
+      ctx.waitUntil(chore("retention", () => deleteExpiredData(shard)));
+    }
   },
 } satisfies ExportedHandler<Env, DeliveryMessage | VerificationMessage>;

@@ -1,7 +1,8 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
-import { counted } from "../db/client";
-import { accounts, apiKeys } from "../db/schema";
+import { counted, createDb, type DbUsage } from "../db/client";
+import { apiKeys, directoryAccounts } from "../db/schema";
+import { shardEnv } from "../db/shards";
 import type { AppEnv, Caller } from "../env";
 import { nowMs } from "./clock";
 import { sha256Hex } from "./crypto";
@@ -34,9 +35,11 @@ export const noStore: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 /**
  * `Authorization: Bearer sk_test_…|sk_live_…`. The prefix selects the environment; the
- * key is looked up by its SHA-256 (the secret itself is never stored). A known key counts
- * against its own rate limit; a missing, malformed or unknown one against the client
- * address's, checked before the D1 lookup when the address is already over it.
+ * key is looked up by its SHA-256 (the secret itself is never stored) in the directory, which
+ * also names the account's shard: the rest of the request sees that shard's environment
+ * (`c.env.DB` is its database). A known key counts against its own rate limit; a missing,
+ * malformed or unknown one against the client address's, checked before the D1 lookup when
+ * the address is already over it.
  */
 export const auth: MiddlewareHandler<AppEnv> = async (c, next) => {
   const header = c.req.header("authorization");
@@ -58,7 +61,7 @@ export const auth: MiddlewareHandler<AppEnv> = async (c, next) => {
   let caller = cached(hash);
   if (caller === undefined) {
     refuseIfAddressLimited(c);
-    caller = await lookup(c.get("db"), key, hash);
+    caller = await lookup(c.env.DIRECTORY, c.get("dbUsage"), key, hash);
   }
   if (!caller) {
     await limitAddress(c);
@@ -66,6 +69,7 @@ export const auth: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
   await consume(c, "KEY_RATE_LIMITER", hash);
   c.set("caller", caller);
+  c.env = shardEnv(c.env, caller.shard);
   await next();
 };
 
@@ -75,13 +79,24 @@ function cached(hash: string): Caller | null | undefined {
   return hit && hit.expires > nowMs() ? hit.caller : undefined;
 }
 
-async function lookup(db: AppEnv["Variables"]["db"], key: string, hash: string): Promise<Caller | null> {
+/**
+ * The directory's answer for a key hash. Read from the nearest replica: a key minted or revoked
+ * a moment ago is seen within the replica's lag (seconds), like the cache's 30 s.
+ */
+async function lookup(
+  directory: D1Database,
+  usage: DbUsage,
+  key: string,
+  hash: string,
+): Promise<Caller | null> {
+  const db = createDb(directory.withSession("first-unconstrained"), usage);
+  const d = directoryAccounts;
   const rows = await counted(
     db,
     db
-      .select({ accountId: apiKeys.accountId, live: apiKeys.live, taxRegime: accounts.taxRegime })
+      .select({ accountId: apiKeys.accountId, live: apiKeys.live, taxRegime: d.taxRegime, shard: d.shard })
       .from(apiKeys)
-      .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
+      .innerJoin(d, eq(d.accountId, apiKeys.accountId))
       .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt)))
       .limit(1),
   );

@@ -1,3 +1,5 @@
+import type { ShardStamp } from "../db/shards";
+
 export const VERIFACTU_QUEUE = "verifactu-submissions";
 
 /**
@@ -5,7 +7,7 @@ export const VERIFACTU_QUEUE = "verifactu-submissions";
  * send". One per issued `es` invoice, per follow-up and per sweep find; the consumer works on
  * the whole chain, so duplicates cost a read and nothing else.
  */
-export type SubmissionMessage = { account_id: string; live: boolean };
+export type SubmissionMessage = ShardStamp & { account_id: string; live: boolean };
 
 export function isSubmissionMessage(body: unknown): body is SubmissionMessage {
   const b = body as Partial<SubmissionMessage> | null;

@@ -1,9 +1,11 @@
+import type { ShardStamp } from "../db/shards";
+
 /**
  * The contract of the `tax-id-verifications` queue (and its dead-letter queue): one message
  * per registry attempt of one Tax ID's verification. The producers (`dispatch.ts`, the
  * consumer's next attempt) and the consumers (`consumer.ts`) import it from here.
  */
-export type VerificationMessage = {
+export type VerificationMessage = ShardStamp & {
   tax_id_id: string;
   /**
    * The registry attempt this message makes, from 1. It travels in the body, not in the

@@ -1,9 +1,11 @@
+import type { ShardStamp } from "../db/shards";
+
 /**
  * The contract of the `webhook-deliveries` queue (and its dead-letter queue): one message
  * per (event, destination) and receiver attempt. The producers (`fan-out.ts`, `redrive.ts`,
  * the consumer's next attempt) and the consumers (`consumer.ts`) import it from here.
  */
-export type DeliveryMessage = {
+export type DeliveryMessage = ShardStamp & {
   event_id: string;
   destination_id: string;
   /**

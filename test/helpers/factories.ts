@@ -24,6 +24,8 @@ import type {
 } from "./types";
 
 const db = drizzle(env.DB, { schema });
+/** Keys and account places (src/db/shards.ts): a database of its own in the suite. */
+const directory = drizzle(env.DIRECTORY, { schema });
 
 // ---------------------------------------------------------------------------------------
 // Rows straight into D1
@@ -52,28 +54,29 @@ async function insertRows<T extends SQLiteTable>(table: T, rows: T["$inferInsert
 export type TestAccount = { id: string; testKey: string; liveKey: string };
 
 /**
- * A fresh account with one test and one live API key, stored as SHA-256 like real keys.
+ * A fresh account with one test and one live API key, stored as SHA-256 like real keys: the
+ * account on its shard (`DB` unless given), its place and keys in the directory.
  *
  * @example
  * const account = await createAccount({ taxRegime: "global" });
  * const api = client(account.testKey);
+ * const elsewhere = await createAccount({ shard: "DB_2" });
  */
 export async function createAccount(
-  options: { taxRegime?: TaxRegimeId; name?: string } = {},
+  options: { taxRegime?: TaxRegimeId; name?: string; shard?: "DB" | "DB_2" } = {},
 ): Promise<TestAccount> {
   const id = newId("account");
   const now = nowIso();
   const testKey = newApiKey("test");
   const liveKey = newApiKey("live");
-  await db.batch([
-    db.insert(schema.accounts).values({
-      id,
-      name: options.name ?? "Test account",
-      taxRegime: options.taxRegime ?? "es",
-      createdAt: now,
-      updatedAt: now,
-    }),
-    db.insert(schema.apiKeys).values([await apiKeyRow(id, testKey), await apiKeyRow(id, liveKey)]),
+  const shard = options.shard ?? "DB";
+  const taxRegime = options.taxRegime ?? "es";
+  await drizzle(env[shard], { schema })
+    .insert(schema.accounts)
+    .values({ id, name: options.name ?? "Test account", taxRegime, createdAt: now, updatedAt: now });
+  await directory.batch([
+    directory.insert(schema.directoryAccounts).values({ accountId: id, shard, taxRegime, createdAt: now }),
+    directory.insert(schema.apiKeys).values([await apiKeyRow(id, testKey), await apiKeyRow(id, liveKey)]),
   ]);
   return { id, testKey, liveKey };
 }
@@ -107,7 +110,7 @@ async function apiKeyRow(accountId: string, key: string): Promise<typeof schema.
  * await insertApiKey(account.id, newApiKey("test"));
  */
 export async function insertApiKey(accountId: string, key: string): Promise<void> {
-  await db.insert(schema.apiKeys).values(await apiKeyRow(accountId, key));
+  await directory.insert(schema.apiKeys).values(await apiKeyRow(accountId, key));
 }
 
 /**
@@ -117,7 +120,7 @@ export async function insertApiKey(accountId: string, key: string): Promise<void
  * await revokeApiKey(account.testKey);
  */
 export async function revokeApiKey(key: string): Promise<void> {
-  await db
+  await directory
     .update(schema.apiKeys)
     .set({ revokedAt: nowIso() })
     .where(eq(schema.apiKeys.keyHash, await sha256Hex(key)));

@@ -4,15 +4,17 @@
  */
 import { createExecutionContext, createMessageBatch, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { perShard } from "../../src/db/shards";
 import { handlePdfs } from "../../src/invoices/pdf/consumer";
 import { PDF_QUEUE } from "../../src/invoices/pdf/message";
 
 /** One consumer turn on `invoiceId`'s message, as the queue would deliver it; waits for the event fan-out. */
-export async function runPdfGeneration(invoiceId: string) {
+export async function runPdfGeneration(invoiceId: string, shard?: string) {
   const batch = createMessageBatch(PDF_QUEUE, [
-    { id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: { invoice_id: invoiceId } },
+    { id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: { invoice_id: invoiceId, shard } },
   ]);
   const ctx = createExecutionContext();
-  await handlePdfs(batch, env, ctx);
+  // Split by shard as the background Worker does (src/jobs.ts).
+  await perShard(batch, env, (own, shardEnv) => handlePdfs(own, shardEnv, ctx));
   await waitOnExecutionContext(ctx);
 }

@@ -5,6 +5,7 @@
  */
 import { createExecutionContext, createMessageBatch, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { perShard } from "../../src/db/shards";
 import { recordRegistryFor } from "../../src/verifactu";
 import { handleSubmissions, type RecordRegistryFor } from "../../src/verifactu/consumer";
 import { VERIFACTU_QUEUE } from "../../src/verifactu/message";
@@ -15,7 +16,8 @@ import { client } from "./api";
 import { createAccount } from "./factories";
 import { esProfile, setProfile } from "./invoices";
 
-export type Chain = { accountId: string; live: boolean };
+/** One account environment's chain; `shard` as its account's (DB when left out). */
+export type Chain = { accountId: string; live: boolean; shard?: string };
 
 /** A fresh `es` account whose Test environment has an issuer profile, and that environment's chain. */
 export async function esAccount(profile: Record<string, unknown> = esProfile) {
@@ -33,11 +35,12 @@ export async function runSubmissions(chain: Chain, registryFor: RecordRegistryFo
       id: crypto.randomUUID(),
       timestamp: new Date(),
       attempts: 1,
-      body: { account_id: chain.accountId, live: chain.live },
+      body: { account_id: chain.accountId, live: chain.live, shard: chain.shard },
     },
   ]);
   const ctx = createExecutionContext();
-  await handleSubmissions(batch, env, ctx, registryFor);
+  // Split by shard as the background Worker does (src/jobs.ts).
+  await perShard(batch, env, (own, shardEnv) => handleSubmissions(own, shardEnv, ctx, registryFor));
   await waitOnExecutionContext(ctx);
 }
 

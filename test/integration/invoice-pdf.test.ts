@@ -35,7 +35,7 @@ describe("the PDF is generated after issuance through a queue, stored in R2, and
     const sends = vi.spyOn(env.INVOICE_PDFS as Queue<PdfMessage>, "send");
     const { invoice } = await esInvoice();
     await vi.waitFor(() =>
-      expect(sends.mock.calls.map(([body]) => body)).toContainEqual({ invoice_id: invoice.id }),
+      expect(sends.mock.calls.map(([body]) => body)).toContainEqual({ invoice_id: invoice.id, shard: "DB" }),
     );
   });
 

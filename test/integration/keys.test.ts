@@ -16,7 +16,7 @@ type RevokedRow = { id: string; account_id: string; live: number; key_hint: stri
 /** What `npm run key:revoke -- --key <key>` or `-- --id <id>` runs, with the script's parameters. */
 async function revoke(by: { key?: string; id?: string }): Promise<RevokedRow[]> {
   const hash = by.key ? await sha256Hex(by.key) : null;
-  const { results } = await env.DB.prepare(revokeSql)
+  const { results } = await env.DIRECTORY.prepare(revokeSql)
     .bind(hash, by.id ?? null, nowIso())
     .all<RevokedRow>();
   return results;
@@ -41,7 +41,7 @@ describe("npm run key:revoke", () => {
 
   it("a key revoked by its id is refused at once when no isolate has it cached", async () => {
     const { liveKey } = await createAccount();
-    const { results } = await env.DB.prepare("SELECT id FROM api_keys WHERE key_hash = ?")
+    const { results } = await env.DIRECTORY.prepare("SELECT id FROM api_keys WHERE key_hash = ?")
       .bind(await sha256Hex(liveKey))
       .all<{ id: string }>();
     const [row] = await revoke({ id: results[0]?.id });

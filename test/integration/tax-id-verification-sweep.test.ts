@@ -61,7 +61,9 @@ describe("the cron sweep queues every pending verification whose first check was
 
     clock.advance(2 * SECOND);
     await runCron();
-    expect(checks.sent).toEqual([{ body: { tax_id_id: taxId.id, attempt: 1 }, delaySeconds: undefined }]);
+    expect(checks.sent).toEqual([
+      { body: { tax_id_id: taxId.id, attempt: 1, shard: "DB" }, delaySeconds: undefined },
+    ]);
     expect(await storedTaxId(taxId.id)).toMatchObject({
       verification_queued_at: new Date(nowMs()).toISOString(),
     });

@@ -94,7 +94,7 @@ describe("every row of the sandbox table, through the API", () => {
     // Attempt 1 at once, each next one after its delay; the attempt travels in the message.
     expect(played).toEqual(
       Array.from({ length: attempts }, (_, i) => ({
-        body: { tax_id_id: taxId.id, attempt: i + 1 },
+        body: { tax_id_id: taxId.id, attempt: i + 1, shard: "DB" },
         delaySeconds: i === 0 ? undefined : DELAYS[i - 1],
       })),
     );
@@ -129,7 +129,9 @@ describe("which Tax IDs are verified", () => {
     expect(taxId.verification).toEqual(PENDING);
     expect((await api.get(`/v1/tax-ids/${taxId.id}`)).body).toEqual(taxId);
     await verificationsQueued();
-    expect(checks.sent).toEqual([{ body: { tax_id_id: taxId.id, attempt: 1 }, delaySeconds: undefined }]);
+    expect(checks.sent).toEqual([
+      { body: { tax_id_id: taxId.id, attempt: 1, shard: "DB" }, delaySeconds: undefined },
+    ]);
     expect((await storedTaxId(taxId.id))?.verification_queued_at).toEqual(expect.any(String));
   });
 
@@ -199,7 +201,7 @@ async function pendingCustomer(nif = "B12345674") {
   const owned = await customerWith(api, esVat(nif));
   await verificationsQueued();
   checks.sent.splice(0);
-  return { api, checks, ...owned, body: { tax_id_id: owned.taxId.id, attempt: 1 } };
+  return { api, checks, ...owned, body: { tax_id_id: owned.taxId.id, attempt: 1, shard: "DB" } };
 }
 
 describe("the consumer: idempotent, and our own failures never use the registry's attempts", () => {

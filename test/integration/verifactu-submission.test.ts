@@ -165,7 +165,10 @@ describe("Flow control: the next request waits for the registry's TiempoEsperaEn
     await runSubmissions(chain, paced.registryFor);
     expect(paced.requests).toHaveLength(1);
     // The consumer asks to be called again when the wait is over.
-    expect(sends).toHaveBeenCalledWith({ account_id: chain.accountId, live: false }, { delaySeconds: 1 });
+    expect(sends).toHaveBeenCalledWith(
+      { account_id: chain.accountId, live: false, shard: "DB" },
+      { delaySeconds: 1 },
+    );
     clock.advance(1_000);
     await runSubmissions(chain, paced.registryFor);
     expect(paced.requests.map((r) => r.records.map((x) => x.IDFactura.NumSerieFactura))).toEqual([
@@ -232,7 +235,7 @@ describe("The cron sweep asks again for chains with pending records", () => {
     await jobs.scheduled(createScheduledController(), env, ctx);
     await waitOnExecutionContext(ctx);
     const asked = sends.mock.calls.map(([body]) => body).filter((b) => b.account_id === account.id);
-    expect(asked).toEqual([{ account_id: account.id, live: false }]);
+    expect(asked).toEqual([{ account_id: account.id, live: false, shard: "DB" }]);
   });
 });
 
@@ -243,7 +246,11 @@ describe("Issuing asks the consumer to work on the chain", () => {
     const customer = await customerWithAddress(api);
     await issue(api, { customer: customer.id, lines: [ivaLine()] });
     await vi.waitFor(() =>
-      expect(sends.mock.calls.map(([body]) => body)).toContainEqual({ account_id: account.id, live: false }),
+      expect(sends.mock.calls.map(([body]) => body)).toContainEqual({
+        account_id: account.id,
+        live: false,
+        shard: "DB",
+      }),
     );
   });
 });

@@ -113,7 +113,7 @@ describe("webhook consumer: batches", () => {
     expect([...result.explicitAcks].sort()).toEqual(["m1", "m2", "m3"]);
     for (const retry of retries) expect(retry).not.toHaveBeenCalled();
     expect(sent).toEqual([
-      { body: { event_id: eventId, destination_id: failing.id, attempt: 3 }, delaySeconds: 600 },
+      { body: { event_id: eventId, destination_id: failing.id, attempt: 3, shard: "DB" }, delaySeconds: 600 },
     ]);
   });
 

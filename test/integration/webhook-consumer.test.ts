@@ -88,7 +88,7 @@ describe("webhook consumer: a failed attempt", () => {
       const { calls, result, retry, sent, dest, eventId, body } = await deliverOnce(respond, attempt);
       expect(calls).toHaveLength(1);
       // The next attempt is a new message; this one is done.
-      expect(sent).toEqual([{ body: { ...body, attempt: attempt + 1 }, delaySeconds: delay }]);
+      expect(sent).toEqual([{ body: { ...body, attempt: attempt + 1, shard: "DB" }, delaySeconds: delay }]);
       expect(retry).not.toHaveBeenCalled();
       expect(result.explicitAcks).toEqual(["m1"]);
       expect(await deliveryAttempts(dest.id)).toEqual([
@@ -138,7 +138,7 @@ describe("webhook consumer: a failed attempt", () => {
     expect(timeout).toHaveBeenCalledWith(10_000);
     expect(calls).toHaveLength(1);
     expect(result.explicitAcks).toEqual(["m1"]);
-    expect(sent).toEqual([{ body: { ...body, attempt: 2 }, delaySeconds: 60 }]);
+    expect(sent).toEqual([{ body: { ...body, attempt: 2, shard: "DB" }, delaySeconds: 60 }]);
     expect(await deliveryAttempts(dest.id)).toEqual([
       expect.objectContaining({ outcome: "failed", status_code: null, error: "timeout" }),
     ]);
@@ -206,7 +206,7 @@ describe("webhook consumer: our own failures do not use up the receiver's 5 atte
       expect.objectContaining({ attempt: 1, outcome: "failed", status_code: 500 }),
     ]);
     expect(again.result.explicitAcks).toEqual(["m1"]);
-    expect(again.sent).toEqual([{ body: { ...body, attempt: 2 }, delaySeconds: 60 }]);
+    expect(again.sent).toEqual([{ body: { ...body, attempt: 2, shard: "DB" }, delaySeconds: 60 }]);
   });
 
   it.each([
@@ -249,7 +249,7 @@ describe("webhook consumer: the receiver's attempts travel in the message", () =
       const { result, retries, sent } = await runQueue([{ body }]);
       expect(result.explicitAcks).toEqual(["m1"]);
       expect(retries[0]).not.toHaveBeenCalled();
-      expect(sent).toEqual([{ body: { ...body, attempt: next }, delaySeconds: delay }]);
+      expect(sent).toEqual([{ body: { ...body, attempt: next, shard: "DB" }, delaySeconds: delay }]);
       expect(await deliveryAttempts(dest.id)).toEqual([
         expect.objectContaining({ attempt, outcome: "failed" }),
       ]);

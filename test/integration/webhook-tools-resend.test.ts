@@ -112,7 +112,7 @@ describe("resend", () => {
     await vi.waitFor(() => expect(retries).toHaveLength(1), { timeout: 5000, interval: 10 });
     expect(retries).toEqual([
       {
-        body: { event_id: eventId, destination_id: dest.id, attempt: 2 },
+        body: { event_id: eventId, destination_id: dest.id, attempt: 2, shard: "DB" },
         delaySeconds: retryDelayAfter(env, 1),
       },
     ]);

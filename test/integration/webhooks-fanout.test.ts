@@ -123,7 +123,7 @@ describe("the sweep handles each event on its own", () => {
     const dest = await createDestination(account.testKey);
     const eventId = await insertEvent(account.id, { ageMs: 5 * MINUTE, dispatchedAt: null });
     await runSweep();
-    expect(queued).toEqual([{ event_id: eventId, destination_id: dest.id, attempt: 1 }]);
+    expect(queued).toEqual([{ event_id: eventId, destination_id: dest.id, attempt: 1, shard: "DB" }]);
   });
 });
 
@@ -152,7 +152,7 @@ describe("re-driving dead letters (npm run webhooks:redrive)", () => {
     expect(queued).toEqual([]);
     expect((await redrive({ event: eventId })).results).toHaveLength(1);
     await runSweep();
-    expect(queued).toEqual([{ event_id: eventId, destination_id: a.id, attempt: 1 }]);
+    expect(queued).toEqual([{ event_id: eventId, destination_id: a.id, attempt: 1, shard: "DB" }]);
     expect(await deadLetters(a.id)).toEqual([]);
     expect(await deadLetters(b.id)).toHaveLength(2);
     await runSweep();
@@ -173,7 +173,7 @@ describe("re-driving dead letters (npm run webhooks:redrive)", () => {
     expect(queued).toEqual([]);
     expectStatus(await client(account.testKey).post(`/v1/event-destinations/${dest.id}/enable`), 200);
     await runSweep();
-    expect(queued).toEqual([{ event_id: eventId, destination_id: dest.id, attempt: 1 }]);
+    expect(queued).toEqual([{ event_id: eventId, destination_id: dest.id, attempt: 1, shard: "DB" }]);
   });
 
   it("the script refuses to run without --event, --destination or --all, and rejects malformed ids", () => {

@@ -19,24 +19,6 @@ export const accounts = sqliteTable(
   (t) => [uniqueIndex("accounts_search_key_idx").on(t.searchKey)],
 );
 
-/** API keys: only the SHA-256 of the secret is stored; `live` is fixed by the key's prefix. */
-export const apiKeys = sqliteTable(
-  "api_keys",
-  {
-    id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id),
-    live: integer("live", { mode: "boolean" }).notNull(),
-    keyHash: text("key_hash").notNull().unique(),
-    /** Last four characters, so a key can be recognised in a list without the secret. */
-    keyHint: text("key_hint").notNull(),
-    createdAt: text("created_at").notNull(),
-    revokedAt: text("revoked_at"),
-  },
-  (t) => [index("api_keys_account_idx").on(t.accountId)],
-);
-
 export type AccountRow = typeof accounts.$inferSelect;
 
 /**
