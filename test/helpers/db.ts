@@ -22,10 +22,13 @@ export async function countRows(table: AccountTable, accountId: string): Promise
 export async function allDispatched(): Promise<void> {
   await vi.waitFor(
     async () => {
-      const row = await env.DB.prepare("SELECT count(*) AS n FROM events WHERE dispatched_at IS NULL").first<{
-        n: number;
-      }>();
-      expect(row?.n).toBe(0);
+      // Both shards of the suite (vitest.config.ts).
+      for (const shard of [env.DB, env.DB_2]) {
+        const row = await shard
+          .prepare("SELECT count(*) AS n FROM events WHERE dispatched_at IS NULL")
+          .first<{ n: number }>();
+        expect(row?.n).toBe(0);
+      }
     },
     { timeout: 5000, interval: 10 },
   );

@@ -35,18 +35,22 @@ const MAX_BOUND_PARAMETERS = 100;
 /** Statements sent in one D1 round trip. */
 const STATEMENTS_PER_BATCH = 50;
 
-async function insertRows<T extends SQLiteTable>(table: T, rows: T["$inferInsert"][]): Promise<void> {
+async function insertRows<T extends SQLiteTable>(
+  table: T,
+  rows: T["$inferInsert"][],
+  into: typeof db = db,
+): Promise<void> {
   const first = rows[0];
   if (!first) return;
   // Every given column is one bound parameter; the ones left out are written as literal nulls.
   const rowsPerStatement = Math.floor(MAX_BOUND_PARAMETERS / Object.keys(first).length);
   const statements = [];
   for (let i = 0; i < rows.length; i += rowsPerStatement) {
-    statements.push(db.insert(table).values(rows.slice(i, i + rowsPerStatement)));
+    statements.push(into.insert(table).values(rows.slice(i, i + rowsPerStatement)));
   }
   for (let i = 0; i < statements.length; i += STATEMENTS_PER_BATCH) {
     const [head, ...rest] = statements.slice(i, i + STATEMENTS_PER_BATCH);
-    if (head) await db.batch([head, ...rest]);
+    if (head) await into.batch([head, ...rest]);
   }
 }
 
@@ -169,6 +173,8 @@ export type EventOptions = {
   ageMs?: number;
   /** When its dispatch ran; `null` for a write whose dispatch never ran. Default: at creation. */
   dispatchedAt?: string | null;
+  /** The shard of the account (DB unless given). */
+  shard?: "DB" | "DB_2";
 };
 
 /**
@@ -199,7 +205,7 @@ export async function insertEvents(
       dispatchedAt: options.dispatchedAt === undefined ? createdAt : options.dispatchedAt,
     };
   });
-  await insertRows(schema.events, rows);
+  await insertRows(schema.events, rows, drizzle(env[options.shard ?? "DB"], { schema }));
   return rows.map((row) => row.id);
 }
 

@@ -1,4 +1,4 @@
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { TAX_ID_TYPES, TAX_REGIME_IDS, VERIFICATION_STATUSES } from "../../constants";
 
 export const accounts = sqliteTable(
