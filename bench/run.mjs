@@ -21,6 +21,8 @@ const { values } = parseArgs({
     port: { type: "string", default: "8788" },
     // Comma-separated substrings of scenario names, e.g. --only "insert,POST /v1/customers".
     only: { type: "string" },
+    // No background Worker (queue consumers, cron): what the request path costs on its own.
+    "without-jobs": { type: "boolean", default: false },
   },
 });
 const SIZES = values.sizes.split(",").map(Number);
@@ -303,7 +305,11 @@ async function seedInvoices(size) {
 const results = {};
 for (const size of SIZES) {
   const ids = seed(size);
-  const server = await startServer({ state: STATE, port: values.port });
+  const server = await startServer({
+    state: STATE,
+    port: values.port,
+    args: values["without-jobs"] ? ["--without-jobs"] : [],
+  });
   try {
     results[size] = [];
     const wanted = values.only?.split(",") ?? [""];
@@ -319,7 +325,14 @@ for (const size of SIZES) {
 
 mkdirSync("bench/results", { recursive: true });
 const file = `bench/results/${new Date().toISOString().slice(0, 19).replaceAll(":", "")}.json`;
-writeFileSync(file, JSON.stringify({ duration: DURATION, connections: CONNECTIONS, results }, null, 2));
+writeFileSync(
+  file,
+  JSON.stringify(
+    { duration: DURATION, connections: CONNECTIONS, withoutJobs: values["without-jobs"], results },
+    null,
+    2,
+  ),
+);
 
 for (const size of SIZES) {
   const rows = results[size];

@@ -3,6 +3,7 @@
 //   npm start                               # the usual
 //   npm start -- --log-level warn           # other arguments go to `wrangler dev`
 //   npm start -- --persist-to DIR [--setup-only] [--port N]   # (bench/) separate state
+//   npm start -- --without-jobs             # (bench/) no background Worker: nothing consumes the queues
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { shell, WRANGLER, wrangler, wranglerEnv } from "./lib.mjs";
@@ -16,7 +17,9 @@ const take = (flag) => {
 };
 const persistTo = take("--persist-to");
 const port = take("--port") ?? "8787";
-const setupOnly = args.includes("--setup-only") && args.splice(args.indexOf("--setup-only"), 1);
+const flag = (name) => args.includes(name) && args.splice(args.indexOf(name), 1).length === 1;
+const setupOnly = flag("--setup-only");
+const withoutJobs = flag("--without-jobs");
 const persist = persistTo ? ["--persist-to", persistTo] : [];
 
 // CI=true answers wrangler's "apply migrations?" prompt; it is a local database.
@@ -57,8 +60,7 @@ const dev = spawn(
     // above), the background Worker with the queue consumers, and the PDF renderer.
     "-c",
     "wrangler.toml",
-    "-c",
-    "wrangler.jobs.toml",
+    ...(withoutJobs ? [] : ["-c", "wrangler.jobs.toml"]),
     "-c",
     "wrangler.pdf.toml",
     "--ip",
