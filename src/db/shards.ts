@@ -55,15 +55,10 @@ export function shardNames(env: Env): readonly string[] {
 }
 
 const SHARD = Symbol("shard");
-type ShardEnv = Env & { [SHARD]: { name: string; base: Env } };
+type ShardEnv = Env & { [SHARD]: { base: Env } };
 
 function baseEnv(env: Env): Env {
   return (env as Partial<ShardEnv>)[SHARD]?.base ?? env;
-}
-
-/** The shard an environment is bound to (`shardEnv`); the default shard for the Worker's own. */
-export function shardOf(env: Env): string {
-  return (env as Partial<ShardEnv>)[SHARD]?.name ?? (shardNames(env)[0] as string);
 }
 
 const views = new WeakMap<object, Map<string, Env>>();
@@ -88,7 +83,7 @@ export function shardEnv(env: Env, name: string): Env {
   if (!view) {
     const value = (v: unknown) => ({ value: v, enumerable: true });
     view = Object.create(base, {
-      [SHARD]: { value: { name, base } },
+      [SHARD]: { value: { base } },
       DB: value((base as unknown as Record<string, D1Database>)[name]),
       WEBHOOKS: value(stamped<DeliveryMessage>(base.WEBHOOKS, name)),
       VERIFICATIONS: value(stamped<VerificationMessage>(base.VERIFICATIONS, name)),
@@ -132,7 +127,9 @@ export async function perShard<B>(
       message.retry({ delaySeconds: 60 });
       continue;
     }
-    groups.set(shard, [...(groups.get(shard) ?? []), message]);
+    const group = groups.get(shard);
+    if (group) group.push(message);
+    else groups.set(shard, [message]);
   }
   await Promise.all(
     [...groups].map(([shard, messages]) =>
