@@ -4,7 +4,9 @@ import { spawn } from "node:child_process";
 /**
  * Starts `npm start` (through scripts/start.mjs) on `state` and `port` and resolves once
  * /health answers; `stop()` ends it. RATE_LIMITS:off, because one key at hundreds of
- * requests a second would be all 429s; `args` go to `wrangler dev`.
+ * requests a second would be all 429s; `args` go to `wrangler dev`. With BENCH_SERVER_LOG=<file>
+ * the server's output (the Workers' console.warn and errors) goes to that file, for timing
+ * probes added while investigating (bench/README.md, delivery latency).
  */
 export async function startServer({ state, port, args = [] }) {
   const server = spawn(
@@ -15,8 +17,14 @@ export async function startServer({ state, port, args = [] }) {
       ...["--var", "RATE_LIMITS:off"],
       ...args,
     ],
-    { stdio: "ignore", detached: true },
+    { stdio: process.env.BENCH_SERVER_LOG ? ["ignore", "pipe", "pipe"] : "ignore", detached: true },
   );
+  if (process.env.BENCH_SERVER_LOG) {
+    const { createWriteStream } = await import("node:fs");
+    const log = createWriteStream(process.env.BENCH_SERVER_LOG);
+    server.stdout.pipe(log);
+    server.stderr.pipe(log);
+  }
   const stop = () => process.kill(-server.pid, "SIGTERM");
   for (let i = 0; i < 120; i++) {
     try {
