@@ -15,12 +15,30 @@ export type { PdfAssets, PdfInput } from "./types";
 export const PRODUCER = "invoicing-api";
 
 /**
+ * fontkit, with each font parsed once per isolate: decoding DejaVu Sans's tables was most of a
+ * render's CPU, twice per font (its name, then pdf-lib's embedder). A parsed font is only read
+ * by later renders (each document makes its own subset), so sharing it changes no byte.
+ */
+const parsedFonts = new WeakMap<Uint8Array, ReturnType<typeof fontkit.create>>();
+const fontkitOnce: typeof fontkit = {
+  ...fontkit,
+  create(bytes: Uint8Array) {
+    let font = parsedFonts.get(bytes);
+    if (!font) {
+      font = fontkit.create(bytes);
+      parsedFonts.set(bytes, font);
+    }
+    return font;
+  },
+};
+
+/**
  * Embeds only the glyphs used (a whole CJK-capable font would weigh megabytes per invoice),
  * under a fixed subset tag: `ABCDEF+Name` marks a subset for PDF readers, and a fixed tag keeps
  * the bytes deterministic.
  */
 async function embed(doc: PDFDocument, bytes: Uint8Array, tag: string): Promise<PDFFont> {
-  const name = fontkit.create(bytes).postscriptName ?? "Font";
+  const name = fontkitOnce.create(bytes).postscriptName ?? "Font";
   return doc.embedFont(bytes, { subset: true, customName: `${tag}+${name}` });
 }
 
@@ -35,7 +53,7 @@ async function embed(doc: PDFDocument, bytes: Uint8Array, tag: string): Promise<
 export async function renderInvoicePdf(input: PdfInput, assets: PdfAssets): Promise<Uint8Array> {
   const { invoice } = input;
   const doc = await PDFDocument.create({ updateMetadata: false });
-  doc.registerFontkit(fontkit);
+  doc.registerFontkit(fontkitOnce);
   const regular = await embed(doc, assets.font, "INVAPR");
   const bold = assets.bold ? await embed(doc, assets.bold, "INVAPB") : regular;
 
