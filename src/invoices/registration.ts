@@ -61,7 +61,6 @@ export function pendingCopy(draft: InvoiceDraft): Invoice {
     number: "",
     verifactuSeq: draft.verifactuSeq && 0,
     verifactuGeneratedAt: draft.verifactuGeneratedAt && 0,
-    verifactuRecord: null,
   });
 }
 

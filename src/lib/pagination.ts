@@ -33,20 +33,22 @@ type PagedTable = SQLiteTable & { id: SQLiteColumn };
  * `where` scopes the list (account, environment, filters). A cursor must be the id of a
  * row that this same `where` selects, or the request is a 400 with `param`.
  *
+ * `columns`, when given, are what a row reads instead of all of them (`Row` their shape).
+ *
  * @example
  * const page = await paginate(db, customers, "customer", scope, params);
  */
-export async function paginate<T extends PagedTable>(
+export async function paginate<T extends PagedTable, Row = T["$inferSelect"]>(
   db: Database,
   table: T,
   kind: IdKind,
   where: SQL | undefined,
   params: ListParams,
-): Promise<Page<T["$inferSelect"]>> {
+  columns?: Record<string, SQLiteColumn>,
+): Promise<Page<Row>> {
   const { limit, backwards, cursor, invalidCursor } = cursorOf(params);
 
-  const page = db
-    .select()
+  const page = (columns ? db.select(columns) : db.select())
     .from(table as SQLiteTable)
     .where(
       and(where, cursor === undefined ? undefined : backwards ? gt(table.id, cursor) : lt(table.id, cursor)),
@@ -54,9 +56,9 @@ export async function paginate<T extends PagedTable>(
     .orderBy(backwards ? asc(table.id) : desc(table.id))
     .limit(limit + 1);
 
-  let rows: T["$inferSelect"][];
+  let rows: Row[];
   if (cursor === undefined) {
-    rows = (await counted(db, page)) as T["$inferSelect"][];
+    rows = (await counted(db, page)) as Row[];
   } else {
     const invalid = invalidCursor();
     if (!isId(kind, cursor)) throw invalid;
@@ -67,7 +69,7 @@ export async function paginate<T extends PagedTable>(
       .limit(1);
     const [found, pageRows] = await db.batch([check, page]);
     if (found.length === 0) throw invalid;
-    rows = pageRows as T["$inferSelect"][];
+    rows = pageRows as Row[];
   }
 
   return pageOf(rows, limit, backwards);

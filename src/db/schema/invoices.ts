@@ -163,6 +163,8 @@ export const invoices = sqliteTable(
 );
 
 export type InvoiceRow = typeof invoices.$inferSelect;
+/** An invoice as it is served (JSON, PDF): every column but its registration record's JSON. */
+export type ServedInvoiceRow = Omit<InvoiceRow, "verifactuRecord">;
 
 /**
  * Stored responses of POSTs sent with `Idempotency-Key`, per account, environment and key,

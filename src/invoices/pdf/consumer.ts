@@ -3,6 +3,7 @@ import { createDb } from "../../db/client";
 import { invoices } from "../../db/schema";
 import { consumerWriter } from "../../events/writer";
 import { logError } from "../../lib/log";
+import { SERVED_COLUMNS } from "../../routes/invoices/find";
 import { generatePdf } from "./generate";
 import { isPdfMessage } from "./message";
 
@@ -25,7 +26,7 @@ export async function handlePdfs(
       }
       const id = message.body.invoice_id;
       try {
-        const [row] = await db.select().from(invoices).where(eq(invoices.id, id));
+        const [row] = await db.select(SERVED_COLUMNS).from(invoices).where(eq(invoices.id, id));
         if (row && row.pdfGeneratedAt === null) {
           await generatePdf(consumerWriter(db, env, ctx, row), row);
         }

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
-import { type InvoiceRow, invoices } from "../../db/schema";
+import { type InvoiceRow, invoices, type ServedInvoiceRow } from "../../db/schema";
 import { type Writer, writeWithEvents } from "../../events/write";
 import { nowIso } from "../../lib/clock";
 import type { PdfInput } from "../../pdf/types";
@@ -11,7 +11,7 @@ export const pdfKey = (row: Pick<InvoiceRow, "accountId" | "live" | "id">): stri
   `invoices/${row.accountId}/${row.live ? "live" : "test"}/${row.id}.pdf`;
 
 /** What the renderer draws: the invoice as the API shows it, the corrected invoice's number and date, the QR. */
-async function pdfInput(db: Database, row: InvoiceRow): Promise<PdfInput> {
+async function pdfInput(db: Database, row: ServedInvoiceRow): Promise<PdfInput> {
   const invoice = serializeInvoice(row);
   const [corrected] = row.correctsInvoiceId
     ? await db
@@ -40,7 +40,7 @@ const NOT_GENERATED = sql`${invoices.pdfGeneratedAt} IS NULL`;
  * (the row's `pdf_generated_at` guards the event, so two generations record one). The renderer
  * is deterministic, so a second generation stores the same bytes. Returns them.
  */
-export async function generatePdf(w: Writer, row: InvoiceRow): Promise<Uint8Array> {
+export async function generatePdf(w: Writer, row: ServedInvoiceRow): Promise<Uint8Array> {
   const pdf = await render(w.env, await pdfInput(w.db, row));
   await w.env.PDFS.put(pdfKey(row), pdf, { httpMetadata: { contentType: "application/pdf" } });
   if (row.pdfGeneratedAt === null) {

@@ -126,7 +126,7 @@ export const createInvoice = route({
         if (!numbered) throw new Error("The invoice INSERT returned no row.");
         c.executionCtx.waitUntil(requestPdf(c.env, draft.id));
         if (es) c.executionCtx.waitUntil(requestSubmission(c.env, caller));
-        return c.json(serializeInvoice({ ...draft, ...numbered, verifactuRecord: null }), 201);
+        return c.json(serializeInvoice({ ...draft, ...numbered }), 201);
       } catch (err) {
         if (!lostRace(err)) throw err;
         if (attempt === MAX_ATTEMPTS) {

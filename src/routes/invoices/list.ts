@@ -1,9 +1,10 @@
 import { and, eq } from "drizzle-orm";
-import { invoices } from "../../db/schema";
+import { invoices, type ServedInvoiceRow } from "../../db/schema";
 import { listOf } from "../../lib/api-schemas";
 import { listBody, paginate } from "../../lib/pagination";
 import { route } from "../../lib/route";
 import { ownedBy } from "../../lib/scope";
+import { SERVED_COLUMNS } from "./find";
 import { invoiceObject, listInvoicesQuery } from "./schemas";
 import { serializeInvoice } from "./serialize";
 
@@ -21,7 +22,14 @@ export const listInvoices = route({
       query.type === undefined ? undefined : eq(invoices.type, query.type),
       query.series === undefined ? undefined : eq(invoices.series, query.series),
     );
-    const page = await paginate(c.get("db"), invoices, "invoice", where, query);
+    const page = await paginate<typeof invoices, ServedInvoiceRow>(
+      c.get("db"),
+      invoices,
+      "invoice",
+      where,
+      query,
+      SERVED_COLUMNS,
+    );
     return c.json(listBody("/v1/invoices", page, serializeInvoice));
   },
 });

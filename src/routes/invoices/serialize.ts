@@ -1,4 +1,4 @@
-import type { InvoiceRow } from "../../db/schema";
+import type { ServedInvoiceRow } from "../../db/schema";
 import { currencyExponent } from "../../lib/currencies";
 import { formatMinor } from "../../lib/money";
 import { qrUrl } from "../../verifactu/qr";
@@ -6,7 +6,7 @@ import { spanishNif } from "../../verifactu/record";
 import type { Invoice } from "./schemas";
 
 /** The invoice's VERI*FACTU record as the API shows it; null when it has none (`global`). */
-function verifactuOf(row: InvoiceRow, total: string): Invoice["verifactu"] {
+function verifactuOf(row: ServedInvoiceRow, total: string): Invoice["verifactu"] {
   if (row.verifactuStatus === null || row.verifactuGeneratedAt === null) return null;
   return {
     status: row.verifactuStatus,
@@ -25,7 +25,7 @@ function verifactuOf(row: InvoiceRow, total: string): Invoice["verifactu"] {
 }
 
 /** The one place an invoice row becomes the API object: minor units become decimal strings. */
-export function serializeInvoice(row: InvoiceRow): Invoice {
+export function serializeInvoice(row: ServedInvoiceRow): Invoice {
   const exponent = currencyExponent(row.currency) ?? 2;
   const money = (minor: number) => formatMinor(BigInt(minor), exponent);
   return {

@@ -21,7 +21,7 @@ export const retrieveVerifactuRecord = route({
   handler: async (c, { params }) => {
     const db = c.get("db");
     const caller = c.get("caller");
-    let row = await findInvoice(db, caller, params.id);
+    let row = await findInvoice(db, caller, params.id, true);
     if (row.verifactuSeq === null) {
       throw new ApiError(
         "resource_missing",
@@ -33,7 +33,7 @@ export const retrieveVerifactuRecord = route({
     // the consumer computes the same record).
     if (row.verifactuHash === null) {
       await sealThrough(db, caller, row.verifactuSeq);
-      row = await findInvoice(db, caller, params.id);
+      row = await findInvoice(db, caller, params.id, true);
     }
     return c.body(registrationXml(row.verifactuRecord as RegistroAlta), 200, {
       "Content-Type": "application/xml; charset=utf-8",
