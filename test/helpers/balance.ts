@@ -17,9 +17,16 @@ const STATEMENTS = topUpTemplate
 
 /**
  * What `npm run balance:top-up -- --account <id> --mode <mode> --amount <eur>` runs, as the
- * script runs it. Returns the RETURNING row of the ledger INSERT (none: unknown account).
+ * script runs it, on the account's shard (DB unless given). Returns the RETURNING row of the
+ * ledger INSERT (none: unknown account).
  */
-export async function topUp(accountId: string, live: boolean, cents: number, description = "Top-up") {
+export async function topUp(
+  accountId: string,
+  live: boolean,
+  cents: number,
+  description = "Top-up",
+  shard: "DB" | "DB_2" = "DB",
+) {
   const params = [
     newId("balanceTransaction"),
     accountId,
@@ -29,10 +36,11 @@ export async function topUp(accountId: string, live: boolean, cents: number, des
     nowIso(),
     newId("event"),
   ];
-  const results = await env.DB.batch(
+  const db = env[shard];
+  const results = await db.batch(
     STATEMENTS.map((sql) => {
       const used = Math.max(...[...sql.matchAll(/\?(\d+)/g)].map((m) => Number(m[1])));
-      return env.DB.prepare(sql).bind(...params.slice(0, used));
+      return db.prepare(sql).bind(...params.slice(0, used));
     }),
   );
   return (results[0]?.results ?? []) as { id: string; balance_after: number }[];

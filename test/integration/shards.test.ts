@@ -11,9 +11,16 @@ import { shardEnv, shardNames } from "../../src/db/shards";
 import jobs from "../../src/jobs";
 import { nowMs } from "../../src/lib/clock";
 import type { DeliveryMessage } from "../../src/webhooks/message";
-import { client, expectStatus } from "../helpers/api";
+import { client, expectStatus, request } from "../helpers/api";
+import { topUp } from "../helpers/balance";
 import { allDispatched } from "../helpers/db";
-import { createAccount, createCustomer, createDestination, insertEvent } from "../helpers/factories";
+import {
+  createAccount,
+  createCustomer,
+  createDestination,
+  insertEvent,
+  validCustomer,
+} from "../helpers/factories";
 import { getInvoice, issue, ivaLine, setProfile } from "../helpers/invoices";
 import { runPdfGeneration } from "../helpers/pdf";
 import { parseSignature, referenceHmac } from "../helpers/signature";
@@ -85,6 +92,58 @@ describe("accounts on two shards: requests", () => {
       .run();
     vi.spyOn(console, "error").mockImplementation(() => {});
     expectStatus(await client(account.testKey).get("/v1/customers"), 500);
+  });
+});
+
+describe("accounts on two shards: what stays per shard", () => {
+  it("the usage balance and invoice numbers are kept on the account's shard", async () => {
+    const { second, api2 } = await twoShards();
+    await topUp(second.id, false, 1_000, "Credit", "DB_2");
+    await setProfile(api2);
+    const first = await issue(api2, { type: "simplified", lines: [ivaLine()] });
+    const next = await issue(api2, { type: "simplified", lines: [ivaLine()] });
+    expect(Number(next.number.match(/\d+$/)?.[0])).toBe(Number(first.number.match(/\d+$/)?.[0]) + 1);
+    const balance = (await api2.get("/v1/balance")).body as { available: string };
+    expect(balance.available).toBe("9.80");
+    expect(await rowsOf(env.DB_2, "balance_transactions", second.id)).toHaveLength(3);
+    expect(await rowsOf(env.DB, "balance_transactions", second.id)).toEqual([]);
+    expect(await rowsOf(env.DB, "invoices", second.id)).toEqual([]);
+  });
+
+  it("an Idempotency-Key is remembered on the account's shard", async () => {
+    const { second } = await twoShards();
+    const send = () =>
+      request("POST", "/v1/customers", validCustomer, {
+        key: second.testKey,
+        headers: { "Idempotency-Key": "shard-key-1" },
+      });
+    const a = await send();
+    const b = await send();
+    expectStatus(a, 201);
+    expect(b.body).toEqual(a.body);
+    expect(await rowsOf(env.DB_2, "customers", second.id)).toHaveLength(1);
+    const stored = (db: D1Database) =>
+      db
+        .prepare("SELECT count(*) AS n FROM idempotency_keys WHERE account_id = ?")
+        .bind(second.id)
+        .first("n");
+    expect(await stored(env.DB_2)).toBe(1);
+    expect(await stored(env.DB)).toBe(0);
+  });
+
+  it("the retention cron deletes expired events on every shard", async () => {
+    const { first, second } = await twoShards();
+    const old = 31 * 24 * 60 * 60_000;
+    const e1 = await insertEvent(first.id, { ageMs: old });
+    const e2 = await insertEvent(second.id, { ageMs: old, shard: "DB_2" });
+    const fresh = await insertEvent(second.id, { shard: "DB_2" });
+    const ctx = createExecutionContext();
+    await jobs.scheduled(createScheduledController({ scheduledTime: nowMs(), cron: "* * * * *" }), env, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(await rowsOf(env.DB, "events", first.id)).not.toContain(e1);
+    const left = await rowsOf(env.DB_2, "events", second.id);
+    expect(left).not.toContain(e2);
+    expect(left).toContain(fresh);
   });
 });
 
