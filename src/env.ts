@@ -9,6 +9,8 @@ export type Caller = {
   taxRegime: TaxRegimeId;
   /** The D1 binding (one of `SHARDS`) holding the account: src/db/shards.ts. */
   shard: string;
+  /** The account is moving between shards: its writes are refused until the move is done. */
+  moving: boolean;
 };
 
 export type AppEnv = {

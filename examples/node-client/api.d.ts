@@ -255,7 +255,7 @@ export interface components {
         /** @enum {string} */
         type: "invalid_request_error" | "authentication_error" | "rate_limit_error" | "api_error";
         /** @enum {string} */
-        code: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid" | "account_profile_incomplete" | "customer_address_required" | "series_mismatch" | "issue_date_out_of_order" | "payment_terms_not_applicable" | "idempotency_key_reused" | "destination_limit_reached" | "api_key_missing" | "api_key_invalid" | "resource_missing" | "resource_conflict" | "invoice_prefix_taken" | "invoice_prefix_locked" | "resource_in_use" | "idempotency_key_in_use" | "request_too_large" | "unsupported_media_type" | "rate_limited" | "api_error";
+        code: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid" | "account_profile_incomplete" | "customer_address_required" | "series_mismatch" | "issue_date_out_of_order" | "payment_terms_not_applicable" | "idempotency_key_reused" | "destination_limit_reached" | "api_key_missing" | "api_key_invalid" | "resource_missing" | "resource_conflict" | "invoice_prefix_taken" | "invoice_prefix_locked" | "resource_in_use" | "idempotency_key_in_use" | "request_too_large" | "unsupported_media_type" | "rate_limited" | "api_error" | "account_moving";
         message: string;
         /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
         param?: string;
@@ -605,7 +605,7 @@ export interface components {
   headers: {
     /** @description This request's id (`req_…`); error bodies repeat it as `error.request_id`. */
     RequestId: string;
-    /** @description Seconds after which the limit's count has started over. */
+    /** @description Seconds to wait before retrying: until the rate limit's count starts over (429), or the account's move is likely done (503). */
     RetryAfter: string;
     /** @description `Bearer realm="api"`. */
     WWWAuthenticate: string;
@@ -1046,6 +1046,23 @@ export interface operations {
           };
         };
       };
+      /** @description `account_moving` */
+      503: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] & {
+            error?: {
+              /** @constant */
+              type?: "api_error";
+              /** @enum {unknown} */
+              code?: "account_moving";
+            };
+          };
+        };
+      };
     };
   };
   /** Retrieve a customer */
@@ -1280,6 +1297,23 @@ export interface operations {
           };
         };
       };
+      /** @description `account_moving` */
+      503: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] & {
+            error?: {
+              /** @constant */
+              type?: "api_error";
+              /** @enum {unknown} */
+              code?: "account_moving";
+            };
+          };
+        };
+      };
     };
   };
   /** Update a customer */
@@ -1453,6 +1487,23 @@ export interface operations {
               type?: "api_error";
               /** @enum {unknown} */
               code?: "api_error";
+            };
+          };
+        };
+      };
+      /** @description `account_moving` */
+      503: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] & {
+            error?: {
+              /** @constant */
+              type?: "api_error";
+              /** @enum {unknown} */
+              code?: "account_moving";
             };
           };
         };
@@ -1699,6 +1750,23 @@ export interface operations {
           };
         };
       };
+      /** @description `account_moving` */
+      503: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] & {
+            error?: {
+              /** @constant */
+              type?: "api_error";
+              /** @enum {unknown} */
+              code?: "account_moving";
+            };
+          };
+        };
+      };
     };
   };
   /** Retrieve a payment instruction */
@@ -1933,6 +2001,23 @@ export interface operations {
           };
         };
       };
+      /** @description `account_moving` */
+      503: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] & {
+            error?: {
+              /** @constant */
+              type?: "api_error";
+              /** @enum {unknown} */
+              code?: "account_moving";
+            };
+          };
+        };
+      };
     };
   };
   /** Update a payment instruction */
@@ -2078,6 +2163,23 @@ export interface operations {
               type?: "api_error";
               /** @enum {unknown} */
               code?: "api_error";
+            };
+          };
+        };
+      };
+      /** @description `account_moving` */
+      503: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] & {
+            error?: {
+              /** @constant */
+              type?: "api_error";
+              /** @enum {unknown} */
+              code?: "account_moving";
             };
           };
         };
@@ -2278,6 +2380,23 @@ export interface operations {
               type?: "api_error";
               /** @enum {unknown} */
               code?: "api_error";
+            };
+          };
+        };
+      };
+      /** @description `account_moving` */
+      503: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] & {
+            error?: {
+              /** @constant */
+              type?: "api_error";
+              /** @enum {unknown} */
+              code?: "account_moving";
             };
           };
         };
@@ -2700,6 +2819,23 @@ export interface operations {
           };
         };
       };
+      /** @description `account_moving` */
+      503: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] & {
+            error?: {
+              /** @constant */
+              type?: "api_error";
+              /** @enum {unknown} */
+              code?: "account_moving";
+            };
+          };
+        };
+      };
     };
   };
   /** Retrieve an event destination */
@@ -2918,6 +3054,23 @@ export interface operations {
           };
         };
       };
+      /** @description `account_moving` */
+      503: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] & {
+            error?: {
+              /** @constant */
+              type?: "api_error";
+              /** @enum {unknown} */
+              code?: "account_moving";
+            };
+          };
+        };
+      };
     };
   };
   /** Update an event destination */
@@ -3057,6 +3210,23 @@ export interface operations {
               type?: "api_error";
               /** @enum {unknown} */
               code?: "api_error";
+            };
+          };
+        };
+      };
+      /** @description `account_moving` */
+      503: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] & {
+            error?: {
+              /** @constant */
+              type?: "api_error";
+              /** @enum {unknown} */
+              code?: "account_moving";
             };
           };
         };
@@ -3215,6 +3385,23 @@ export interface operations {
           };
         };
       };
+      /** @description `account_moving` */
+      503: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] & {
+            error?: {
+              /** @constant */
+              type?: "api_error";
+              /** @enum {unknown} */
+              code?: "account_moving";
+            };
+          };
+        };
+      };
     };
   };
   /** Disable an event destination */
@@ -3365,6 +3552,23 @@ export interface operations {
               type?: "api_error";
               /** @enum {unknown} */
               code?: "api_error";
+            };
+          };
+        };
+      };
+      /** @description `account_moving` */
+      503: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] & {
+            error?: {
+              /** @constant */
+              type?: "api_error";
+              /** @enum {unknown} */
+              code?: "account_moving";
             };
           };
         };
@@ -3655,6 +3859,23 @@ export interface operations {
           };
         };
       };
+      /** @description `account_moving` */
+      503: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] & {
+            error?: {
+              /** @constant */
+              type?: "api_error";
+              /** @enum {unknown} */
+              code?: "account_moving";
+            };
+          };
+        };
+      };
     };
   };
   /** Deliver a past event to an event destination again */
@@ -3817,6 +4038,23 @@ export interface operations {
           };
         };
       };
+      /** @description `account_moving` */
+      503: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] & {
+            error?: {
+              /** @constant */
+              type?: "api_error";
+              /** @enum {unknown} */
+              code?: "account_moving";
+            };
+          };
+        };
+      };
     };
   };
   /** Rotate an event destination's signing secret */
@@ -3975,6 +4213,23 @@ export interface operations {
               type?: "api_error";
               /** @enum {unknown} */
               code?: "api_error";
+            };
+          };
+        };
+      };
+      /** @description `account_moving` */
+      503: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] & {
+            error?: {
+              /** @constant */
+              type?: "api_error";
+              /** @enum {unknown} */
+              code?: "account_moving";
             };
           };
         };
@@ -4254,6 +4509,23 @@ export interface operations {
               type?: "api_error";
               /** @enum {unknown} */
               code?: "api_error";
+            };
+          };
+        };
+      };
+      /** @description `account_moving` */
+      503: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] & {
+            error?: {
+              /** @constant */
+              type?: "api_error";
+              /** @enum {unknown} */
+              code?: "account_moving";
             };
           };
         };

@@ -121,7 +121,9 @@ function responses(route: Route, response: (schema: z.ZodType) => JsonSchema) {
       headers: {
         "Request-Id": { $ref: "#/components/headers/RequestId" },
         ...(status === 401 && { "WWW-Authenticate": { $ref: "#/components/headers/WWWAuthenticate" } }),
-        ...(status === 429 && { "Retry-After": { $ref: "#/components/headers/RetryAfter" } }),
+        ...((status === 429 || status === 503) && {
+          "Retry-After": { $ref: "#/components/headers/RetryAfter" },
+        }),
       },
       content: {
         "application/json": {
@@ -194,7 +196,8 @@ function components(schemas: Record<string, JsonSchema>) {
         schema: { type: "string", pattern: "^req_" },
       },
       RetryAfter: {
-        description: "Seconds after which the limit's count has started over.",
+        description:
+          "Seconds to wait before retrying: until the rate limit's count starts over (429), or the account's move is likely done (503).",
         required: true,
         schema: { type: "string", pattern: "^[0-9]+$" },
       },

@@ -19,8 +19,10 @@ export function errorCodesByStatus(route: Route): Map<number, ErrorCode[]> {
   if (route.path.startsWith("/v1/")) add("rate_limited");
   if (!route.public) {
     add("api_key_missing", "api_key_invalid");
-    // The body guard runs on every authenticated request that is not a GET.
-    if (route.method !== "get") add("json_invalid", "request_too_large", "unsupported_media_type");
+    // The body guard runs on every authenticated request that is not a GET, and a write of an
+    // account moving between shards is refused (docs/scaling.md).
+    if (route.method !== "get")
+      add("json_invalid", "request_too_large", "unsupported_media_type", "account_moving");
   }
   if (route.request?.query) add("parameter_invalid", "parameter_unknown");
   if (route.request?.json) add("parameter_invalid", "parameter_missing", "parameter_unknown");

@@ -20,6 +20,10 @@ const UNKNOWN_KEY_TTL_MS = 5_000;
 const CACHE_MAX = 1_000;
 const cache = new Map<string, { caller: Caller | null; expires: number }>();
 
+const READS = new Set(["GET", "HEAD"]);
+/** What a write to a moving account is told to wait: a move takes minutes, not hours. */
+const MOVING_RETRY_AFTER_SECONDS = 60;
+
 function unauthorized(code: "api_key_missing" | "api_key_invalid", message: string): ApiError {
   return new ApiError(code, message, { headers: { "WWW-Authenticate": 'Bearer realm="api"' } });
 }
@@ -68,6 +72,13 @@ export const auth: MiddlewareHandler<AppEnv> = async (c, next) => {
     throw unauthorized("api_key_invalid", "Invalid API key provided.");
   }
   await consume(c, "KEY_RATE_LIMITER", hash);
+  if (caller.moving && !READS.has(c.req.method)) {
+    throw new ApiError(
+      "account_moving",
+      "This account is being moved to another database: writes are paused for a few minutes. Retry after the Retry-After seconds; reads keep working.",
+      { headers: { "Retry-After": String(MOVING_RETRY_AFTER_SECONDS) } },
+    );
+  }
   c.set("caller", caller);
   c.env = shardEnv(c.env, caller.shard);
   await next();
@@ -94,7 +105,13 @@ async function lookup(
   const rows = await counted(
     db,
     db
-      .select({ accountId: apiKeys.accountId, live: apiKeys.live, taxRegime: d.taxRegime, shard: d.shard })
+      .select({
+        accountId: apiKeys.accountId,
+        live: apiKeys.live,
+        taxRegime: d.taxRegime,
+        shard: d.shard,
+        movingSince: d.movingSince,
+      })
       .from(apiKeys)
       .innerJoin(d, eq(d.accountId, apiKeys.accountId))
       .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt)))
@@ -102,7 +119,16 @@ async function lookup(
   );
   const row = rows[0];
   // The hash covers the prefix, so a stored key's `live` always matches it; check anyway.
-  const caller = row && row.live === key.startsWith("sk_live_") ? row : null;
+  const caller =
+    row && row.live === key.startsWith("sk_live_")
+      ? {
+          accountId: row.accountId,
+          live: row.live,
+          taxRegime: row.taxRegime,
+          shard: row.shard,
+          moving: row.movingSince !== null,
+        }
+      : null;
 
   if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
   cache.set(hash, { caller, expires: nowMs() + (caller ? CACHE_TTL_MS : UNKNOWN_KEY_TTL_MS) });

@@ -31,6 +31,7 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   rate_limited: 429,
   api_error: 500,
+  account_moving: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

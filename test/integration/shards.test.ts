@@ -13,6 +13,7 @@ import { nowMs } from "../../src/lib/clock";
 import type { DeliveryMessage } from "../../src/webhooks/message";
 import { client, expectStatus, request } from "../helpers/api";
 import { topUp } from "../helpers/balance";
+import { useClock } from "../helpers/clock";
 import { allDispatched } from "../helpers/db";
 import {
   createAccount,
@@ -92,6 +93,31 @@ describe("accounts on two shards: requests", () => {
       .run();
     vi.spyOn(console, "error").mockImplementation(() => {});
     expectStatus(await client(account.testKey).get("/v1/customers"), 500);
+  });
+});
+
+describe("an account moving between shards", () => {
+  it("a moving account's writes get 503 account_moving with Retry-After and write nothing; its reads keep working; writes resume once the move is done", async () => {
+    const clock = useClock(Date.now());
+    const account = await createAccount({ shard: "DB_2" });
+    const setMoving = (since: string | null) =>
+      env.DIRECTORY.prepare("UPDATE directory_accounts SET moving_since = ? WHERE account_id = ?")
+        .bind(since, account.id)
+        .run();
+    await setMoving(new Date(clock.now()).toISOString());
+    const api = client(account.testKey);
+    const refused = await api.post("/v1/customers", validCustomer);
+    expectStatus(refused, 503);
+    expect(refused.body.error).toMatchObject({ type: "api_error", code: "account_moving" });
+    expect(refused.headers.get("Retry-After")).toBe("60");
+    expect(await rowsOf(env.DB_2, "customers", account.id)).toEqual([]);
+    expectStatus(await api.get("/v1/customers"), 200);
+    expectStatus(await api.del("/v1/customers/cus_00000000000000000000000000"), 503);
+
+    // Done: the flag cleared, every isolate sees it once its 30 s key cache expires.
+    await setMoving(null);
+    clock.advance(30_001);
+    expectStatus(await api.post("/v1/customers", validCustomer), 201);
   });
 });
 

@@ -15,6 +15,11 @@ export const directoryAccounts = sqliteTable("directory_accounts", {
   /** The account's regime, fixed at creation: the caller's, known without reading the shard. */
   taxRegime: text("tax_regime", { enum: TAX_REGIME_IDS }).notNull(),
   createdAt: text("created_at").notNull(),
+  /**
+   * Set while the account moves to another shard (docs/scaling.md): its writes are refused
+   * (503 `account_moving`), its reads still served from the shard it is on.
+   */
+  movingSince: text("moving_since"),
 });
 
 /**

@@ -1,0 +1,1 @@
+ALTER TABLE `directory_accounts` ADD `moving_since` text;
