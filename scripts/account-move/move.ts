@@ -1,0 +1,155 @@
+/**
+ * Moving an account between shards (docs/scaling.md), as steps over SQL: what
+ * `npm run account:move` runs through `wrangler d1 execute`, and what the tests run on two local
+ * D1 bindings. Every step takes `sql`, which runs one statement on one database (a binding name:
+ * a shard or `DIRECTORY`) and returns its rows.
+ */
+
+/** Runs one statement on one database and returns its rows. */
+export type Sql = (database: string, statement: string) => Promise<Record<string, unknown>[]>;
+
+/** SQL string literal (the CLI takes no bound parameters). */
+const lit = (value: string) => `'${value.replaceAll("'", "''")}'`;
+
+/**
+ * Every table holding an account's rows, parents first (foreign keys), with the condition that
+ * selects them. `omit`: columns the target gives anew: the account's `search_key` (its trigger
+ * places the account's search range) and a customer's `seq` (its rowid; inserted in `seq`
+ * order, the customers keep their order and the search index is rebuilt by its trigger).
+ */
+export function accountTables(accountId: string) {
+  const account = lit(accountId);
+  const own = `account_id = ${account}`;
+  const destinations = `destination_id IN (SELECT id FROM event_destinations WHERE ${own})`;
+  return [
+    { table: "accounts", where: `id = ${account}`, omit: ["search_key"], keep: true },
+    { table: "account_environments", where: own },
+    { table: "tax_ids", where: own },
+    { table: "customers", where: own, omit: ["seq"] },
+    { table: "payment_instructions", where: own },
+    { table: "account_default_payment_instructions", where: own },
+    { table: "invoices", where: own },
+    // Append-only (a trigger refuses deletes): the source keeps its copy, and so its account row.
+    { table: "balance_transactions", where: own, keep: true },
+    { table: "event_destinations", where: own },
+    { table: "events", where: own },
+    { table: "delivery_attempts", where: destinations },
+    { table: "webhook_dead_letters", where: destinations },
+    { table: "idempotency_keys", where: own },
+  ] as { table: string; where: string; omit?: string[]; keep?: boolean }[];
+}
+
+/**
+ * What the account's last writes left running on `shard`: the move waits until this is empty,
+ * since the consumers would record their results on the shard the account is leaving.
+ */
+export async function inFlight(sql: Sql, shard: string, accountId: string): Promise<string[]> {
+  const own = `account_id = ${lit(accountId)}`;
+  const checks = {
+    "Tax ID checks pending": `SELECT count(*) AS n FROM tax_ids WHERE ${own} AND verification_status = 'pending'`,
+    "VERI*FACTU records pending": `SELECT count(*) AS n FROM invoices WHERE ${own} AND verifactu_status = 'pending'`,
+    "PDFs not generated": `SELECT count(*) AS n FROM invoices WHERE ${own} AND pdf_generated_at IS NULL`,
+    "events not dispatched": `SELECT count(*) AS n FROM events WHERE ${own} AND dispatched_at IS NULL`,
+    "deliveries failed in the last 6 hours": `SELECT count(*) AS n FROM delivery_attempts WHERE outcome = 'failed' AND created_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-6 hours') AND destination_id IN (SELECT id FROM event_destinations WHERE ${own})`,
+  };
+  const busy: string[] = [];
+  for (const [what, statement] of Object.entries(checks)) {
+    const [row] = await sql(shard, statement);
+    if (Number(row?.n) > 0) busy.push(`${row?.n} ${what}`);
+  }
+  return busy;
+}
+
+/** A value as an SQL literal. */
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return "NULL";
+  if (typeof value === "number" || typeof value === "bigint") return String(value);
+  if (typeof value === "boolean") return value ? "1" : "0";
+  return lit(String(value));
+}
+
+/** D1 caps a statement at 100 KB: INSERTs are cut well under it. */
+const MAX_STATEMENT = 90_000;
+/** Rows read per SELECT while copying. */
+const PAGE = 200;
+
+/**
+ * Copies the account's rows from `from` to `to`, table by table in `rowid` order (so the
+ * insert triggers' order checks pass, as they did on the source). Returns the rows copied per
+ * table.
+ */
+export async function copyAccount(sql: Sql, from: string, to: string, accountId: string) {
+  const copied: Record<string, number> = {};
+  for (const { table, where, omit = [] } of accountTables(accountId)) {
+    copied[table] = 0;
+    for (let after = -1; ; ) {
+      const rows = await sql(
+        from,
+        `SELECT rowid AS _rowid, * FROM ${table} WHERE ${where} AND rowid > ${after} ORDER BY rowid LIMIT ${PAGE}`,
+      );
+      if (rows.length === 0) break;
+      after = Number(rows.at(-1)?._rowid);
+      const columns = Object.keys(rows[0] as object).filter((c) => c !== "_rowid" && !omit.includes(c));
+      // OR IGNORE: a copy cut short can run again (the rows already there stay as they are).
+      const head = `INSERT OR IGNORE INTO ${table} (${columns.map((c) => `"${c}"`).join(", ")}) VALUES `;
+      let values: string[] = [];
+      let size = head.length;
+      const flush = async () => {
+        if (values.length > 0) await sql(to, head + values.join(", "));
+        values = [];
+        size = head.length;
+      };
+      for (const row of rows) {
+        const tuple = `(${columns.map((c) => literal(row[c])).join(", ")})`;
+        if (size + tuple.length + 2 > MAX_STATEMENT) await flush();
+        values.push(tuple);
+        size += tuple.length + 2;
+      }
+      await flush();
+      copied[table] += rows.length;
+    }
+  }
+  return copied;
+}
+
+/** The account's rows per table on `shard`. */
+export async function countRows(sql: Sql, shard: string, accountId: string) {
+  const counts: Record<string, number> = {};
+  for (const { table, where } of accountTables(accountId)) {
+    const [row] = await sql(shard, `SELECT count(*) AS n FROM ${table} WHERE ${where}`);
+    counts[table] = Number(row?.n);
+  }
+  return counts;
+}
+
+/** Deletes the account's rows from `shard`, children first, but what must stay (the ledger). */
+export async function deleteAccount(sql: Sql, shard: string, accountId: string): Promise<void> {
+  for (const { table, where, keep } of accountTables(accountId).reverse()) {
+    if (!keep) await sql(shard, `DELETE FROM ${table} WHERE ${where}`);
+  }
+}
+
+/** Sets or clears the pause on the account's writes (the API answers them 503 `account_moving`). */
+export async function setMoving(sql: Sql, accountId: string, moving: boolean): Promise<void> {
+  await sql(
+    "DIRECTORY",
+    `UPDATE directory_accounts SET moving_since = ${moving ? "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')" : "NULL"} WHERE account_id = ${lit(accountId)}`,
+  );
+}
+
+/** Points the directory at the account's new shard and resumes its writes, in one statement. */
+export async function switchShard(sql: Sql, accountId: string, to: string): Promise<void> {
+  await sql(
+    "DIRECTORY",
+    `UPDATE directory_accounts SET shard = ${lit(to)}, moving_since = NULL WHERE account_id = ${lit(accountId)}`,
+  );
+}
+
+/** The shard the directory places the account on, or undefined for an unknown account. */
+export async function shardOf(sql: Sql, accountId: string): Promise<string | undefined> {
+  const [row] = await sql(
+    "DIRECTORY",
+    `SELECT shard FROM directory_accounts WHERE account_id = ${lit(accountId)}`,
+  );
+  return row?.shard as string | undefined;
+}
