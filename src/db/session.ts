@@ -12,7 +12,8 @@ export const BOOKMARK_HEADER = "D1-Bookmark";
 // D1's bookmarks: four hex fields (`00000000-00000014-00000000-<32 hex>`).
 const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
 
-const READS = new Set(["GET", "HEAD"]);
+/** The methods that only read: a replica may serve them, and a moving account still answers them. */
+export const READS = new Set(["GET", "HEAD"]);
 
 /**
  * The session a request runs in.

@@ -2,6 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
 import { counted, createDb, type DbUsage } from "../db/client";
 import { apiKeys, directoryAccounts } from "../db/schema";
+import { READS } from "../db/session";
 import { shardEnv } from "../db/shards";
 import type { AppEnv, Caller } from "../env";
 import { nowMs } from "./clock";
@@ -20,7 +21,6 @@ const UNKNOWN_KEY_TTL_MS = 5_000;
 const CACHE_MAX = 1_000;
 const cache = new Map<string, { caller: Caller | null; expires: number }>();
 
-const READS = new Set(["GET", "HEAD"]);
 /** What a write to a moving account is told to wait: a move takes minutes, not hours. */
 const MOVING_RETRY_AFTER_SECONDS = 60;
 
