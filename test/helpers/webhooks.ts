@@ -1,14 +1,15 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
-import { expect, type MockInstance, vi } from "vitest";
+import { afterEach, beforeEach, expect, type MockInstance, vi } from "vitest";
 import * as schema from "../../src/db/schema";
 import jobs from "../../src/jobs";
 import { nowIso } from "../../src/lib/clock";
 import { newId } from "../../src/lib/ids";
 import type { DeliveryAttempt } from "../../src/routes/event-destinations/schemas";
 import type { DeliveryMessage } from "../../src/webhooks/message";
-import { type ApiClient, expectStatus } from "./api";
+import { type ApiClient, client, expectStatus } from "./api";
+import { createAccount, type TestAccount } from "./factories";
 import type { List } from "./types";
 
 /** One outbound request seen by the fetch mock. */
@@ -213,4 +214,39 @@ export async function listAttempts(api: ApiClient, destinationId: string, query:
   const res = await api.get(`/v1/event-destinations/${destinationId}/attempts${query}`);
   expectStatus(res, 200);
   return res.body as unknown as List<DeliveryAttempt>;
+}
+
+/**
+ * For a file of receiver tests: before each test a fresh account, its test-mode client and a
+ * mocked receiver that answers `respond` (200 "ok" until the test replaces it); after each,
+ * every mock restored. Read the fields inside the tests: each test gets new ones.
+ *
+ * @example
+ * const t = receiverPerTest();
+ * it("…", async () => {
+ *   const dest = await createDestination(t.api);
+ *   t.respond = () => new Response("down", { status: 503 });
+ *   await expectCallsTo(t.calls, dest.url, 1);
+ * });
+ */
+export function receiverPerTest() {
+  const ok = () => new Response("ok");
+  const t = {
+    account: undefined as unknown as TestAccount,
+    api: undefined as unknown as ApiClient,
+    calls: [] as Call[],
+    respond: ok as (call: Call) => Response,
+    /** The requests the receiver got at `url`. */
+    callsTo: (url: string) => t.calls.filter((c) => c.url === url),
+  };
+  beforeEach(async () => {
+    t.account = await createAccount();
+    t.api = client(t.account.testKey);
+    t.respond = ok;
+    t.calls = captureFetch((call) => t.respond(call)).calls;
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+  return t;
 }
