@@ -49,26 +49,33 @@ const pendingOf = (s: Scope) =>
 export async function processChain(w: Writer, registry: RecordRegistry | null): Promise<ChainResult> {
   const { db, scope } = w;
   const start = nowMs();
-  const claimed = await db
-    .update(accountEnvironments)
-    .set({ verifactuNotBefore: start + LEASE_MS })
-    .where(
-      and(
-        environment(scope),
-        or(
-          isNull(accountEnvironments.verifactuNotBefore),
-          lte(accountEnvironments.verifactuNotBefore, start),
+  // The claim and the chain's wait in one round trip: the read after the UPDATE sees the lease
+  // just taken, or, when another sender holds the chain, when it is free again.
+  const [claimed, [held]] = await db.batch([
+    db
+      .update(accountEnvironments)
+      .set({ verifactuNotBefore: start + LEASE_MS })
+      .where(
+        and(
+          environment(scope),
+          or(
+            isNull(accountEnvironments.verifactuNotBefore),
+            lte(accountEnvironments.verifactuNotBefore, start),
+          ),
         ),
-      ),
-    )
-    .returning({ live: accountEnvironments.live });
-  if (claimed.length === 0) {
-    const [env] = await db
+      )
+      .returning({ live: accountEnvironments.live }),
+    db
       .select({ notBefore: accountEnvironments.verifactuNotBefore })
       .from(accountEnvironments)
-      .where(environment(scope));
-    if (!env) return { kind: "idle" };
-    return { kind: "later", delaySeconds: Math.max(1, Math.ceil(((env.notBefore ?? start) - start) / 1000)) };
+      .where(environment(scope)),
+  ]);
+  if (claimed.length === 0) {
+    if (!held) return { kind: "idle" };
+    return {
+      kind: "later",
+      delaySeconds: Math.max(1, Math.ceil(((held.notBefore ?? start) - start) / 1000)),
+    };
   }
 
   let waitSeconds = 0;
