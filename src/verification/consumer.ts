@@ -1,8 +1,9 @@
-import { eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { TaxIdType, TaxRegimeId } from "../constants";
 import { createDb, type Database } from "../db/client";
 import { accounts, type TaxIdRow, taxIds } from "../db/schema";
 import { consumerWriter } from "../events/writer";
+import { nowIso } from "../lib/clock";
 import { logError } from "../lib/log";
 import { ownRetryDelay } from "../webhooks/config";
 import { maxAttempts, retryDelayAfter } from "./config";
@@ -21,18 +22,44 @@ export type RegistryFor = (context: {
   env: Env;
 }) => Registry | null;
 
+type Loaded = { row: TaxIdRow; taxRegime: TaxRegimeId };
+
 /** The Tax ID and its account's regime, which picks the registry. */
-async function load(
-  db: Database,
-  id: string,
-): Promise<{ row: TaxIdRow; taxRegime: TaxRegimeId } | undefined> {
-  const [found] = await db
+function load(db: Database, id: string) {
+  return db
     .select({ row: taxIds, taxRegime: accounts.taxRegime })
     .from(taxIds)
     .innerJoin(accounts, eq(accounts.id, taxIds.accountId))
     .where(eq(taxIds.id, id))
     .limit(1);
-  return found;
+}
+
+/**
+ * Loads the Tax ID of a check; for a first check, in the same round trip, marks it taken
+ * (`verification_queued_at`, the outbox mark the request left to the consumer). A first
+ * check already taken, delivered for the first time, is a second copy (the request's send
+ * and the sweep's both arrived): it is `duplicate`, and the registry is asked once. A copy
+ * the queue redelivers (`attempts` > 1) is our own retry of a check this mark may already
+ * name, so it goes on.
+ */
+async function take(
+  db: Database,
+  message: Message<VerificationMessage>,
+): Promise<{ found: Loaded | undefined; duplicate: boolean }> {
+  const { tax_id_id: id, attempt } = message.body;
+  if (attempt > 1) {
+    const [found] = await load(db, id);
+    return { found, duplicate: false };
+  }
+  const [claimed, [found]] = await db.batch([
+    db
+      .update(taxIds)
+      .set({ verificationQueuedAt: nowIso() })
+      .where(and(eq(taxIds.id, id), isNull(taxIds.verificationQueuedAt)))
+      .returning({ id: taxIds.id }),
+    load(db, id),
+  ]);
+  return { found, duplicate: claimed.length === 0 && message.attempts === 1 };
 }
 
 /**
@@ -56,9 +83,9 @@ async function verifyOne(
   }
   const db = createDb(env.DB);
   const { tax_id_id, attempt } = message.body;
-  const found = await load(db, tax_id_id);
-  // Gone, or already settled (a duplicate message): nothing to do.
-  if (found?.row.verificationStatus !== "pending") {
+  const { found, duplicate } = await take(db, message);
+  // Gone, already settled or taken by another copy (a duplicate message): nothing to do.
+  if (duplicate || found?.row.verificationStatus !== "pending") {
     message.ack();
     return;
   }
@@ -137,7 +164,7 @@ export async function failDeadVerifications(
         return;
       }
       try {
-        const found = await load(db, message.body.tax_id_id);
+        const [found] = await load(db, message.body.tax_id_id);
         if (found?.row.verificationStatus === "pending") {
           await settleVerification(consumerWriter(db, env, ctx, found.row), found.row, { status: "failed" });
         }

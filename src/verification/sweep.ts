@@ -1,19 +1,26 @@
-import { and, asc, isNull, lte, sql } from "drizzle-orm";
+import { and, asc, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { createDb } from "../db/client";
 import { taxIds } from "../db/schema";
-import { nowMs } from "../lib/clock";
+import { nowIso, nowMs } from "../lib/clock";
 import { queueVerifications } from "./dispatch";
 
-/** Tax IDs younger than this are left to the request that wrote them. */
-const SWEEP_GRACE_MS = 60_000;
+/**
+ * Unmarked checks younger than this are left to the request that sent them: the mark is the
+ * consumer's, so a check waiting in a queue backlog is unmarked too, and re-sending it early
+ * only makes a copy that the consumer then drops.
+ */
+export const SWEEP_GRACE_MS = 5 * 60_000;
 /** Verifications a run takes, oldest first, whatever the backlog. */
 const SWEEP_LIMIT = 200;
 
 /**
- * The cron sweep: queues the pending verifications whose request never got them on the
- * queue (its isolate died, the send failed) once they are a minute old. Each goes on its
- * own (`queueVerifications`): one that fails stays for the next run and the others go on.
- * Returns how many it took.
+ * The cron sweep: queues the pending verifications whose first check no consumer has taken
+ * (the request's send failed, or its isolate died first) once they are five minutes old. Each
+ * goes on its own (`queueVerifications`): one that fails stays for the next run and the
+ * others go on; the first copy a consumer takes marks it, so the sweep leaves it from then on.
+ * The ones sent are stamped `verification_swept_at` and not sent again for five minutes, so
+ * while no consumer runs the next runs go on through the backlog instead of re-sending the
+ * same oldest ones. Returns how many it sent.
  */
 export async function sweepUnqueuedVerifications(env: Env): Promise<number> {
   const db = createDb(env.DB);
@@ -24,13 +31,29 @@ export async function sweepUnqueuedVerifications(env: Env): Promise<number> {
     .from(t)
     // The literal 'pending' (not a bound value) lets SQLite use the partial index.
     .where(
-      and(sql`${t.verificationStatus} = 'pending'`, isNull(t.verificationQueuedAt), lte(t.createdAt, cutoff)),
+      and(
+        sql`${t.verificationStatus} = 'pending'`,
+        isNull(t.verificationQueuedAt),
+        lte(t.createdAt, cutoff),
+        or(isNull(t.verificationSweptAt), lte(t.verificationSweptAt, cutoff)),
+      ),
     )
     .orderBy(asc(t.createdAt), asc(t.id))
     .limit(SWEEP_LIMIT);
-  await queueVerifications(
+  const sent = await queueVerifications(
     env,
     stale.map((row) => row.id),
   );
-  return stale.length;
+  // Groups far under D1's 100 bound parameters per statement, in one round trip.
+  const stamps = [];
+  for (let i = 0; i < sent.length; i += 90) {
+    stamps.push(
+      db
+        .update(t)
+        .set({ verificationSweptAt: nowIso() })
+        .where(inArray(t.id, sent.slice(i, i + 90))),
+    );
+  }
+  if (stamps.length > 0) await db.batch(stamps as [(typeof stamps)[number]]);
+  return sent.length;
 }

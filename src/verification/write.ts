@@ -5,7 +5,6 @@ import type { Database } from "../db/client";
 import { type TaxIdRow, taxIds } from "../db/schema";
 import type { Caller } from "../env";
 import type { Scope, Writer } from "../events/write";
-import { logError } from "../lib/log";
 import type { newTaxIdColumns } from "../lib/party";
 import { hasRegistry } from ".";
 import { queueVerifications } from "./dispatch";
@@ -47,6 +46,7 @@ export function taxIdRow(
     verifiedName: null,
     verifiedAddress: null,
     verificationQueuedAt: null,
+    verificationSweptAt: null,
   };
 }
 
@@ -83,8 +83,9 @@ export function insertTaxId(
 
 /**
  * After the write that created them has committed: puts the first check of each pending Tax
- * ID on the queue, kept alive past the response (`waitUntil`). If that never happens, the
- * cron sweep does it a minute later.
+ * ID on the queue, kept alive past the response (`waitUntil`), with no further D1 write (the
+ * consumer marks the check taken). If that never happens, the cron sweep sends it five
+ * minutes later.
  *
  * @example
  * const { results } = await writeWithEvents(w, { insert, taxId: insertTaxId(db, row) }, …);
@@ -96,9 +97,6 @@ export function queueAfterWrite(
 ): void {
   const ids = rows.filter((row) => row.verificationStatus === "pending").map((row) => row.id);
   if (ids.length === 0) return;
-  w.waitUntil(
-    queueVerifications(w.env, ids).catch((err) =>
-      logError("verification_dispatch_error", err, { tax_id_count: ids.length }),
-    ),
-  );
+  // Never rejects: each failed send is logged by its id.
+  w.waitUntil(queueVerifications(w.env, ids));
 }

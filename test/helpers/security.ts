@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { afterResponses } from "./after-response";
 import { type ApiResponse, request } from "./api";
 import { createAccount, newApiKey, revokeApiKey, type TestAccount } from "./factories";
 import type { ApiError } from "./types";
-import { verificationsQueued } from "./verifications";
 
 const LEAKS = /stack|SQL|D1_ERROR|SQLITE/i;
 
@@ -38,8 +38,8 @@ export function expectError(
  * string: equal snapshots before and after a request prove it wrote nothing.
  */
 export async function dbSnapshot(): Promise<string> {
-  // A new Tax ID's check is queued (and marked) after its response: not a write of what follows.
-  await verificationsQueued();
+  // What earlier requests left running after their response is not a write of what follows.
+  await afterResponses();
   const { results: tables } = await env.DB.prepare(
     "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name",
   ).all<{ name: string; sql: string }>();

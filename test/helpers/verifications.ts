@@ -15,6 +15,7 @@ import { expect, type MockInstance, vi } from "vitest";
 import jobs from "../../src/jobs";
 import { nowMs } from "../../src/lib/clock";
 import type { VerificationMessage } from "../../src/verification/message";
+import { afterResponses } from "./after-response";
 
 /** A message the app put on the verifications queue, with its delay. */
 export type SentCheck = { body: VerificationMessage; delaySeconds: number | undefined };
@@ -27,7 +28,7 @@ export type SentCheck = { body: VerificationMessage; delaySeconds: number | unde
  * @example
  * const checks = captureChecks();
  * await api.post("/v1/customers", body);
- * await verificationsQueued();
+ * await afterResponses();
  * expect(checks.sent).toEqual([{ body: { tax_id_id, attempt: 1 }, delaySeconds: undefined }]);
  */
 export function captureChecks(options: { fail?: (taxIdId: string) => boolean } = {}) {
@@ -42,26 +43,6 @@ export function captureChecks(options: { fail?: (taxIdId: string) => boolean } =
 }
 
 export type Checks = ReturnType<typeof captureChecks>;
-
-/** Pending verifications whose first check is not on the queue yet. */
-async function unqueued(): Promise<number> {
-  const row = await env.DB.prepare(
-    "SELECT count(*) AS n FROM tax_ids WHERE verification_status = 'pending' AND verification_queued_at IS NULL",
-  ).first<{ n: number }>();
-  return row?.n ?? 0;
-}
-
-/**
- * Waits until every pending verification's first check is on the queue (the after-response
- * `waitUntil` finished), so that no background write races what the test reads next.
- *
- * @example
- * expectStatus(await api.post("/v1/customers", body), 201);
- * await verificationsQueued();
- */
-export async function verificationsQueued(): Promise<void> {
-  await vi.waitFor(async () => expect(await unqueued()).toBe(0), { timeout: 5000, interval: 10 });
-}
 
 /** The worker's queue handler with the runtime's full signature. */
 const queueHandler = jobs.queue as NonNullable<ExportedHandler<Env, VerificationMessage>["queue"]>;
@@ -105,7 +86,7 @@ export async function runChecks(
  * expect((await playChecks(checks)).map((m) => m.body.attempt)).toEqual([1, 2, 3, 4, 5]);
  */
 export async function playChecks(checks: Checks): Promise<SentCheck[]> {
-  await verificationsQueued();
+  await afterResponses();
   const played: SentCheck[] = [];
   while (checks.sent.length > 0) {
     const round = checks.sent.splice(0);

@@ -1,25 +1,22 @@
 /**
  * The verification outbox: a Tax ID is written `pending` with its owner, and its first check
- * is queued after the response. When that send fails (or the isolate dies first), the minute
- * cron sweep queues it, so no verification stays pending forever.
+ * is queued after the response; the consumer that takes it marks it. When that send fails (or
+ * the isolate dies first), the cron sweep queues it once five minutes have passed unmarked, so
+ * no verification stays pending forever.
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { nowMs } from "../../src/lib/clock";
 import { newId } from "../../src/lib/ids";
+import { afterResponses } from "../helpers/after-response";
 import { type ApiClient, client, expectStatus } from "../helpers/api";
 import { useClock } from "../helpers/clock";
 import { createAccount } from "../helpers/factories";
 import type { TaxId } from "../helpers/types";
-import {
-  captureChecks,
-  playChecks,
-  runCron,
-  storedTaxId,
-  verificationsQueued,
-} from "../helpers/verifications";
+import { captureChecks, playChecks, runChecks, runCron, storedTaxId } from "../helpers/verifications";
 
 const SECOND = 1000;
+const MINUTE = 60 * SECOND;
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -43,8 +40,8 @@ async function unqueuedCustomer(api: ApiClient, errors: () => string[], nif = "B
   return res.body.tax_id;
 }
 
-describe("the cron sweep queues every pending verification whose first check was never queued", () => {
-  it("a Tax ID whose queue send failed stays pending, and the sweep queues it once it is a minute old; it then completes", async () => {
+describe("the cron sweep queues every pending verification whose first check no consumer has taken", () => {
+  it("a Tax ID whose queue send failed stays pending, and the sweep queues it once it is five minutes old; it then completes", async () => {
     const clock = useClock(Date.now());
     const errors = captureErrors();
     let queueDown = true;
@@ -55,7 +52,7 @@ describe("the cron sweep queues every pending verification whose first check was
     expect(await storedTaxId(taxId.id)).toMatchObject({ verification_queued_at: null });
     queueDown = false;
 
-    clock.advance(59 * SECOND);
+    clock.advance(5 * MINUTE - SECOND);
     await runCron();
     expect(checks.sent).toEqual([]);
 
@@ -64,17 +61,17 @@ describe("the cron sweep queues every pending verification whose first check was
     expect(checks.sent).toEqual([
       { body: { tax_id_id: taxId.id, attempt: 1, shard: "DB" }, delaySeconds: undefined },
     ]);
+
+    await playChecks(checks);
     expect(await storedTaxId(taxId.id)).toMatchObject({
       verification_queued_at: new Date(nowMs()).toISOString(),
     });
-
-    await playChecks(checks);
     expect((await api.get(`/v1/tax-ids/${taxId.id}`)).body.verification).toMatchObject({
       status: "completed",
       valid: true,
     });
-    // Queued, then settled: a later run leaves it alone.
-    clock.advance(60 * SECOND);
+    // Taken, then settled: a later run leaves it alone.
+    clock.advance(10 * MINUTE);
     await runCron();
     expect(checks.sent).toEqual([]);
   });
@@ -88,7 +85,7 @@ describe("the cron sweep queues every pending verification whose first check was
     const res = await api.patch("/v1/account", { tax_id: vat("B12345674") });
     await vi.waitFor(() => expect(errors()).toContain("verification_dispatch_error"), { timeout: 5000 });
     queueDown = false;
-    clock.advance(61 * SECOND);
+    clock.advance(5 * MINUTE + SECOND);
     await runCron();
     expect(checks.sent.map((m) => m.body.tax_id_id)).toEqual([res.body.tax_id?.id]);
   });
@@ -103,18 +100,49 @@ describe("the cron sweep queues every pending verification whose first check was
     const other = await unqueuedCustomer(api, errors, "A58818501");
     failing = (id) => id === stuck.id;
 
-    clock.advance(61 * SECOND);
+    clock.advance(5 * MINUTE + SECOND);
     await runCron();
     expect(checks.sent.map((m) => m.body.tax_id_id)).toEqual([other.id]);
     expect(await storedTaxId(stuck.id)).toMatchObject({ verification_queued_at: null });
+    await playChecks(checks);
 
     failing = () => false;
-    clock.advance(60 * SECOND);
+    clock.advance(MINUTE);
     await runCron();
-    expect(checks.sent.map((m) => m.body.tax_id_id)).toEqual([other.id, stuck.id]);
+    expect(checks.sent.map((m) => m.body.tax_id_id)).toEqual([stuck.id]);
   });
 
-  it("leaves alone Tax IDs without a verification, and verifications already queued", async () => {
+  it("a first check sent but not taken for five minutes (a queue backlog) is sent again; the consumer drops the second copy it gets, so the registry is asked once", async () => {
+    const clock = useClock(Date.now());
+    const checks = captureChecks();
+    const api = client((await createAccount()).testKey);
+    // 11111111H: unavailable on the first attempt, so each copy that reached the registry
+    // would queue its own second attempt.
+    const res = await api.post("/v1/customers", { name: "Cliente SA", tax_id: vat("11111111H") });
+    await afterResponses();
+    const [fromRequest] = checks.sent.splice(0);
+
+    clock.advance(5 * MINUTE + SECOND);
+    await runCron();
+    const [fromSweep] = checks.sent.splice(0);
+    expect(fromSweep).toEqual(fromRequest);
+    // Not again while its copies wait in the queue: one send per five minutes.
+    clock.advance(MINUTE);
+    await runCron();
+    expect(checks.sent).toEqual([]);
+
+    const { result } = await runChecks([{ body: fromSweep?.body }, { body: fromRequest?.body }]);
+    expect([...result.explicitAcks].sort()).toEqual(["m1", "m2"]);
+    expect(checks.sent).toEqual([
+      { body: { tax_id_id: res.body.tax_id.id, attempt: 2, shard: "DB" }, delaySeconds: 60 },
+    ]);
+    expect(await storedTaxId(res.body.tax_id.id)).toMatchObject({
+      verification_status: "pending",
+      verification_queued_at: new Date(nowMs()).toISOString(),
+    });
+  });
+
+  it("leaves alone Tax IDs without a verification, and pending verifications a consumer has taken", async () => {
     const clock = useClock(Date.now());
     const checks = captureChecks();
     const api = client((await createAccount()).testKey);
@@ -125,13 +153,18 @@ describe("the cron sweep queues every pending verification whose first check was
       }),
       201,
     );
-    const queued = await api.post("/v1/customers", { name: "Queued", tax_id: vat("B12345674") });
-    await verificationsQueued();
-    expect(checks.sent.map((m) => m.body.tax_id_id)).toEqual([queued.body.tax_id.id]);
+    // Unavailable on the first attempt: taken, and still pending until its second.
+    const taken = await api.post("/v1/customers", { name: "Taken", tax_id: vat("11111111H") });
+    await afterResponses();
+    const first = checks.sent.splice(0);
+    expect(first.map((m) => m.body.tax_id_id)).toEqual([taken.body.tax_id.id]);
+    await runChecks(first);
+    expect(checks.sent.map((m) => m.body.attempt)).toEqual([2]);
 
-    clock.advance(10 * 60 * SECOND);
+    clock.advance(10 * MINUTE);
     await runCron();
     expect(checks.sent).toHaveLength(1);
+    expect((await api.get(`/v1/tax-ids/${taken.body.tax_id.id}`)).body.verification?.status).toBe("pending");
   });
 
   it("a run takes at most 200, oldest first; the next run takes the rest", async () => {
@@ -140,7 +173,7 @@ describe("the cron sweep queues every pending verification whose first check was
     const account = await createAccount();
     const ids = Array.from({ length: 201 }, () => newId("taxId"));
     const values = ids.map((id, i) => {
-      const createdAt = new Date(nowMs() - (300 - i) * SECOND).toISOString();
+      const createdAt = new Date(nowMs() - 10 * MINUTE + i * SECOND).toISOString();
       return `('${id}', '${account.id}', 0, 'account', '${account.id}', 'ES', 'eu_vat', 'ESB12345674', '${createdAt}', 'pending')`;
     });
     await env.DB.prepare(
@@ -149,7 +182,9 @@ describe("the cron sweep queues every pending verification whose first check was
 
     await runCron();
     expect(checks.sent.map((m) => m.body.tax_id_id)).toEqual(ids.slice(0, 200));
-    clock.advance(60 * SECOND);
+    // No consumer has taken them: the next run goes on to the rest instead of sending the
+    // same 200 again.
+    clock.advance(MINUTE);
     await runCron();
     expect(checks.sent.map((m) => m.body.tax_id_id)).toEqual(ids);
   });

@@ -6,19 +6,14 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { TaxRegimeId } from "../../src/constants";
+import { afterResponses } from "../helpers/after-response";
 import { type ApiClient, client, expectStatus } from "../helpers/api";
 import { useClock } from "../helpers/clock";
 import { breakTable } from "../helpers/db";
 import { createAccount } from "../helpers/factories";
 import { listEvents } from "../helpers/reads";
 import type { Customer, TaxId } from "../helpers/types";
-import {
-  captureChecks,
-  playChecks,
-  runChecks,
-  storedTaxId,
-  verificationsQueued,
-} from "../helpers/verifications";
+import { captureChecks, playChecks, runChecks, storedTaxId } from "../helpers/verifications";
 
 /** Seconds between attempts (VERIFICATION_RETRY_DELAYS' default: 1 min, 10 min, 1 h, 6 h). */
 const DELAYS = [60, 600, 3600, 21600];
@@ -122,16 +117,19 @@ describe("every row of the sandbox table, through the API", () => {
 });
 
 describe("which Tax IDs are verified", () => {
-  it("a Tax ID is pending in the same write that creates it, and its first check is queued after the response", async () => {
+  it("a Tax ID is pending in the same write that creates it, and its first check is queued after the response; the consumer that takes it marks it", async () => {
     const checks = captureChecks();
     const api = client((await createAccount()).testKey);
     const { taxId } = await customerWith(api, esVat("B12345674"));
     expect(taxId.verification).toEqual(PENDING);
     expect((await api.get(`/v1/tax-ids/${taxId.id}`)).body).toEqual(taxId);
-    await verificationsQueued();
+    await afterResponses();
     expect(checks.sent).toEqual([
       { body: { tax_id_id: taxId.id, attempt: 1, shard: "DB" }, delaySeconds: undefined },
     ]);
+    // The request's only D1 write was its own batch: the mark is the consumer's.
+    expect((await storedTaxId(taxId.id))?.verification_queued_at).toBeNull();
+    await playChecks(checks);
     expect((await storedTaxId(taxId.id))?.verification_queued_at).toEqual(expect.any(String));
   });
 
@@ -147,7 +145,7 @@ describe("which Tax IDs are verified", () => {
       expect(taxId.verification).toBeNull();
       expect((await api.get(`/v1/tax-ids/${taxId.id}`)).body).toEqual(taxId);
     }
-    await verificationsQueued();
+    await afterResponses();
     expect(checks.sent).toEqual([]);
   });
 
@@ -158,7 +156,7 @@ describe("which Tax IDs are verified", () => {
     const nif = await customerWith(api, esNif("B12345674"));
     expect(vat.taxId).toMatchObject({ live: true, verification: PENDING });
     expect(nif.taxId).toMatchObject({ live: true, verification: null });
-    await verificationsQueued();
+    await afterResponses();
     expect(checks.sent.map((m) => m.body.tax_id_id)).toEqual([vat.taxId.id]);
   });
 
@@ -199,7 +197,7 @@ async function pendingCustomer(nif = "B12345674") {
   const checks = captureChecks();
   const api = client((await createAccount()).testKey);
   const owned = await customerWith(api, esVat(nif));
-  await verificationsQueued();
+  await afterResponses();
   checks.sent.splice(0);
   return { api, checks, ...owned, body: { tax_id_id: owned.taxId.id, attempt: 1, shard: "DB" } };
 }

@@ -3,16 +3,11 @@
  * current or replaced, each with its own verification; 404 for everything else.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterResponses } from "../helpers/after-response";
 import { type ApiResponse, client, expectStatus } from "../helpers/api";
 import { createAccount, createCustomer } from "../helpers/factories";
 import { describeAuthMatrix, expectError } from "../helpers/security";
-import {
-  captureChecks,
-  playChecks,
-  runChecks,
-  type SentCheck,
-  verificationsQueued,
-} from "../helpers/verifications";
+import { captureChecks, playChecks, runChecks, type SentCheck } from "../helpers/verifications";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -75,7 +70,7 @@ describe("GET /v1/tax-ids/{id}", () => {
     const checks = captureChecks();
     const api = client((await createAccount()).testKey);
     const customer = await createCustomer(api, { tax_id: vat("99999999R") });
-    await verificationsQueued();
+    await afterResponses();
     const firstCheck = checks.sent.splice(0)[0] as SentCheck;
     const replaced = await api.patch(`/v1/customers/${customer.id}`, { tax_id: vat("B12345674") });
     expectStatus(replaced, 200);

@@ -32,10 +32,13 @@ export const taxIds = sqliteTable(
     verifiedName: text("verified_name"),
     verifiedAddress: text("verified_address"),
     /**
-     * The outbox mark: set once the first check is on the queue. A pending verification
-     * still unmarked a minute after its write is queued by the cron sweep.
+     * The outbox mark: set by the consumer that takes the first check (the request only
+     * sends it, so its write is the only D1 write of a create). A pending verification still
+     * unmarked five minutes after its write is queued again by the cron sweep.
      */
     verificationQueuedAt: text("verification_queued_at"),
+    /** When the cron sweep last sent an unmarked first check: it waits five minutes to send it again. */
+    verificationSweptAt: text("verification_swept_at"),
   },
   (t) => [
     index("tax_ids_list_idx").on(t.accountId, t.live, t.id),

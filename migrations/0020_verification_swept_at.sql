@@ -1,0 +1,1 @@
+ALTER TABLE `tax_ids` ADD `verification_swept_at` text;
