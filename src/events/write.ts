@@ -58,9 +58,9 @@ const EVENT_COLUMNS = getTableColumns(events);
  * statement that deletes it; for every other statement the order inside one transaction
  * does not matter.
  *
- * An event is born dispatched when its account and environment have no enabled
- * destination (decided inside the same transaction), so the common write costs no further
- * D1 round trip.
+ * An event is born dispatched when no enabled destination of its account and environment
+ * subscribes to its type (decided inside the same transaction), so the common write costs no
+ * further D1 round trip.
  *
  * @example
  * const { results } = await writeWithEvents(writerOf(c), { updated: db.update(…).returning() }, {
@@ -119,10 +119,15 @@ function eventRow(scope: Scope, spec: EventSpec): EventRow {
   };
 }
 
-/** The event's INSERT, with `dispatched_at` decided by the database in the same transaction. */
+/**
+ * The event's INSERT, with `dispatched_at` decided by the database in the same transaction:
+ * null (waiting for its fan-out) only when an enabled destination of its account and
+ * environment subscribes to its type (`subscribed` of the fan-out, in SQL).
+ */
 function eventInsert(db: Database, row: EventRow, spec: EventSpec) {
   const d = eventDestinations;
-  const dispatchedAt = sql`CASE WHEN EXISTS (SELECT 1 FROM ${d} WHERE ${d.accountId} = ${row.accountId} AND ${d.live} = ${row.live ? 1 : 0} AND ${d.status} = 'enabled') THEN NULL ELSE ${row.createdAt} END`;
+  const listened = sql`EXISTS (SELECT 1 FROM ${d}, json_each(${d.enabledEvents}) AS e WHERE ${d.accountId} = ${row.accountId} AND ${d.live} = ${row.live ? 1 : 0} AND ${d.status} = 'enabled' AND e.value IN ('*', ${row.type}))`;
+  const dispatchedAt = sql`CASE WHEN ${listened} THEN NULL ELSE ${row.createdAt} END`;
   const fills = Object.entries(spec.fill ?? {}).flatMap(([path, value]) => [sql`${path}`, value]);
   const data = fills.length ? sql`json_set(${row.data}, ${sql.join(fills, sql`, `)})` : sql`${row.data}`;
   const returning = { dispatchedAt: events.dispatchedAt };

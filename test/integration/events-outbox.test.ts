@@ -1,10 +1,11 @@
 /**
- * The outbox decision made in the write's own transaction: an event of an account and
- * environment without an enabled destination is written already dispatched (nothing to
- * queue, no further D1 round trip); otherwise it waits for dispatch.
+ * The outbox decision made in the write's own transaction: an event that no enabled
+ * destination of its account and environment subscribes to is written already dispatched
+ * (nothing to queue, no further D1 round trip); otherwise it waits for dispatch.
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterResponses } from "../helpers/after-response";
 import { client, expectStatus } from "../helpers/api";
 import { createAccount, createDestination, validCustomer } from "../helpers/factories";
 
@@ -36,6 +37,27 @@ describe("events are born dispatched when nobody listens", () => {
     expectStatus(await test.post(`/v1/event-destinations/${disabled.id}/disable`), 200);
     const res = await test.post("/v1/customers", validCustomer);
     expect((await eventFor(res.body.id))?.dispatched_at).not.toBeNull();
+  });
+
+  it("an enabled destination not subscribed to the event's type does not count; one subscribed to it, or to every type, does", async () => {
+    const sent = vi.spyOn(env.WEBHOOKS, "sendBatch");
+    vi.spyOn(globalThis, "fetch").mockResolvedValue(new Response("ok"));
+    const account = await createAccount();
+    const api = client(account.testKey);
+    await createDestination(api, { enabled_events: ["customer.updated", "invoice.issued"] });
+    const unheard = await api.post("/v1/customers", validCustomer);
+    expect((await eventFor(unheard.body.id))?.dispatched_at).not.toBeNull();
+    await afterResponses();
+    expect(sent).not.toHaveBeenCalled();
+
+    for (const enabled_events of [["customer.created"], ["*"]]) {
+      const other = await createAccount();
+      const otherApi = client(other.testKey);
+      await createDestination(otherApi, { enabled_events });
+      const heard = await otherApi.post("/v1/customers", validCustomer);
+      expect((await eventFor(heard.body.id))?.dispatched_at, enabled_events[0]).toBeNull();
+    }
+    await afterResponses();
   });
 
   it("with an enabled destination the event waits for dispatch, which queues it and marks it", async () => {
