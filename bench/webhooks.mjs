@@ -4,6 +4,7 @@
 //
 //   npm run bench:webhooks                   # 500 events, 10 concurrent API clients
 //   npm run bench:webhooks -- --events 2000
+//   npm run bench:webhooks -- --rate 40      # creates paced at 40/s (open loop) instead of as fast as 10 clients go
 import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { createServer } from "node:http";
@@ -15,6 +16,8 @@ const { values } = parseArgs({
   options: {
     events: { type: "string", default: "500" },
     concurrency: { type: "string", default: "10" },
+    // Creates a second, started on a fixed schedule: latency below saturation.
+    rate: { type: "string" },
     port: { type: "string", default: "8789" },
     "receiver-port": { type: "string", default: "9099" },
   },
@@ -72,6 +75,10 @@ try {
   const worker = async () => {
     while (next < N) {
       const i = next++;
+      if (values.rate) {
+        const due = started + (i * 1000) / Number(values.rate);
+        if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
+      }
       const res = await fetch(`${BASE}/v1/customers`, {
         method: "POST",
         headers: HEADERS,
