@@ -4,7 +4,7 @@ import type { VerificationMessage } from "./message";
 /**
  * The outbox step: puts the first registry check of each pending Tax ID on the queue, each on
  * its own, so a failed send is logged by id and leaves only that one for the cron sweep. No
- * D1 write: the consumer that takes a first check marks it (`claimFirstCheck`), and the sweep
+ * D1 write: the consumer that takes a first check marks it (`take` in consumer.ts), and the sweep
  * re-sends the pending checks still unmarked after its grace period.
  * Returns the ids queued.
  *

@@ -9,7 +9,7 @@ import { queueVerifications } from "./dispatch";
  * consumer's, so a check waiting in a queue backlog is unmarked too, and re-sending it early
  * only makes a copy that the consumer then drops.
  */
-export const SWEEP_GRACE_MS = 5 * 60_000;
+const SWEEP_GRACE_MS = 5 * 60_000;
 /** Verifications a run takes, oldest first, whatever the backlog. */
 const SWEEP_LIMIT = 200;
 
