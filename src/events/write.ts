@@ -116,6 +116,7 @@ function eventRow(scope: Scope, spec: EventSpec): EventRow {
     relatedObjectType: spec.object.object,
     createdAt: nowIso(),
     dispatchedAt: null,
+    sweptAt: null,
   };
 }
 

@@ -1,6 +1,7 @@
-import { inArray } from "drizzle-orm";
+import { and, inArray, isNull } from "drizzle-orm";
 import { createDb, type Database } from "../db/client";
 import { type EventDestinationRow, type EventRow, eventDestinations, events } from "../db/schema";
+import { nowIso } from "../lib/clock";
 import { logError } from "../lib/log";
 import { post, recordAttempt } from "./attempt";
 import { MAX_ATTEMPTS, ownRetryDelay, retryDelayAfter } from "./config";
@@ -59,12 +60,18 @@ type BatchRows = { events: Map<string, EventRow>; destinations: Map<string, Even
 /**
  * The events and destinations a batch names, in one round trip before any POST: read per
  * message, the batch's D1 reads queued behind each other and delayed its later deliveries.
- * At most 50 of each (`max_batch_size`), far under D1's 100 bound parameters per query.
+ * The same round trip marks the events dispatched (the outbox mark the fan-out leaves to the
+ * consumer: their messages are on the queue, since one of them is here). At most 50 of each
+ * (`max_batch_size`), far under D1's 100 bound parameters per query.
  */
 async function batchRows(db: Database, messages: readonly Message<DeliveryMessage>[]): Promise<BatchRows> {
   const eventIds = [...new Set(messages.map((m) => m.body.event_id))];
   const destinationIds = [...new Set(messages.map((m) => m.body.destination_id))];
-  const [eventRows, destinationRows] = await db.batch([
+  const [, eventRows, destinationRows] = await db.batch([
+    db
+      .update(events)
+      .set({ dispatchedAt: nowIso() })
+      .where(and(inArray(events.id, eventIds), isNull(events.dispatchedAt))),
     db.select().from(events).where(inArray(events.id, eventIds)),
     db.select().from(eventDestinations).where(inArray(eventDestinations.id, destinationIds)),
   ]);

@@ -6,7 +6,7 @@ import { logError } from "../lib/log";
 import type { DeliveryMessage } from "./message";
 
 const SEND_BATCH = 100; // Queues' sendBatch limit
-/** Events dispatched side by side; one UPDATE marks the group (ids far under D1's 100 parameters). */
+/** Events dispatched side by side (the ids one UPDATE marks stay far under D1's 100 parameters). */
 const GROUP = 10;
 
 /** What the fan-out needs of an event. */
@@ -37,55 +37,61 @@ function listenersByScope(db: Database) {
   };
 }
 
-/** Queues one event's messages; at most 16 destinations listen, so one sendBatch holds them all. */
-async function send(env: Env, event: Dispatchable, listeners: Listener[]): Promise<void> {
+/**
+ * Queues one event's messages; at most 16 destinations listen, so one sendBatch holds them
+ * all. Returns whether there was anything to send.
+ */
+async function send(env: Env, event: Dispatchable, listeners: Listener[]): Promise<boolean> {
   const messages: { body: DeliveryMessage }[] = listeners
     .filter((d) => subscribed(d.enabledEvents, event.type))
     .map((d) => ({ body: { event_id: event.id, destination_id: d.id, attempt: 1 } }));
   for (let i = 0; i < messages.length; i += SEND_BATCH) {
     await env.WEBHOOKS.sendBatch(messages.slice(i, i + SEND_BATCH));
   }
+  return messages.length > 0;
 }
 
 /**
  * The outbox step: one queue message per (event, enabled destination of its account and
- * environment subscribed to its type), then the event is marked dispatched.
+ * environment subscribed to its type). No D1 write for an event that had messages: the
+ * delivery consumer that takes the first of them marks it dispatched (`batchRows`), and the
+ * cron sweep queues again an event still unmarked five minutes on. An event with nothing to
+ * send (its destinations disabled or unsubscribed since) is marked here, so that the sweep
+ * does not come back to it.
  *
  * Each event goes on its own: all its messages in one `sendBatch` (the 16-destination limit
  * keeps them under the batch's 100), so an event is either wholly on the queue or not at
- * all, and its `dispatched_at` records every (event, destination) pair at once. A failure
- * (its destinations' read, the queue) is logged by id and leaves only that event for the
- * cron sweep. Groups of 10 events are sent side by side and marked by one UPDATE: a fan-out
- * cut short re-sends at most its unfinished group, never what was marked. Failing to mark
- * throws (D1 is down: sending more would only be sent again). `listeners`, when the caller
- * read them (writeWithEvents does, in its own batch), are those of the events' one account and
- * environment. Returns the ids dispatched.
+ * all. A failure (its destinations' read, the queue) is logged by id and leaves only that
+ * event for the cron sweep. Groups of 10 events are sent side by side. `listeners`, when the
+ * caller read them (writeWithEvents does, in its own batch), are those of the events' one
+ * account and environment. Returns the ids queued or marked.
  */
 export async function fanOut(env: Env, pending: Dispatchable[], listeners?: Listener[]): Promise<string[]> {
   const db = createDb(env.DB);
   // The write that recorded the events read their scope's listeners in its own batch.
   const listenersOf = listeners ? async () => listeners : listenersByScope(db);
-  const dispatched: string[] = [];
+  const done: string[] = [];
   for (let i = 0; i < pending.length; i += GROUP) {
     const group = pending.slice(i, i + GROUP);
-    const sent = await Promise.all(
+    const outcomes = await Promise.all(
       group.map(async (event) => {
         try {
-          await send(env, event, await listenersOf(event));
-          return event.id;
+          return { id: event.id, sent: await send(env, event, await listenersOf(event)) };
         } catch (err) {
           logError("dispatch_error", err, { event_id: event.id });
           return null;
         }
       }),
     );
-    const ids = sent.filter((id): id is string => id !== null);
-    if (ids.length === 0) continue;
-    await db
-      .update(events)
-      .set({ dispatchedAt: nowIso() })
-      .where(and(inArray(events.id, ids), isNull(events.dispatchedAt)));
-    dispatched.push(...ids);
+    const handled = outcomes.filter((o): o is { id: string; sent: boolean } => o !== null);
+    const silent = handled.filter((o) => !o.sent).map((o) => o.id);
+    if (silent.length > 0) {
+      await db
+        .update(events)
+        .set({ dispatchedAt: nowIso() })
+        .where(and(inArray(events.id, silent), isNull(events.dispatchedAt)));
+    }
+    done.push(...handled.map((o) => o.id));
   }
-  return dispatched;
+  return done;
 }

@@ -30,6 +30,7 @@ export function pingEvent(destination: EventDestinationRow, snapshot: object): E
     relatedObjectType: "event_destination",
     createdAt: now,
     dispatchedAt: now,
+    sweptAt: null,
   };
 }
 

@@ -1,18 +1,25 @@
-import { and, asc, isNull, lte } from "drizzle-orm";
+import { and, asc, inArray, isNull, lte, or } from "drizzle-orm";
 import { createDb } from "../db/client";
 import { events } from "../db/schema";
-import { nowMs } from "../lib/clock";
+import { nowIso, nowMs } from "../lib/clock";
 import { fanOut } from "./fan-out";
 
-/** Events younger than this are left to the request that wrote them. */
-const SWEEP_GRACE_MS = 60_000;
+/**
+ * Undispatched events younger than this are left to the request that wrote them: the mark is
+ * the delivery consumer's, so an event whose messages wait in a queue backlog is unmarked too,
+ * and queueing it early would send its receivers a copy.
+ */
+const SWEEP_GRACE_MS = 5 * 60_000;
 /** Events a run takes: at most 200 × 16 messages a minute, whatever the backlog. */
 const SWEEP_LIMIT = 200;
 
 /**
- * The cron sweep: fans out events whose request never got to it, oldest first. Each event
- * is dispatched on its own (`fanOut`): one that fails stays for the next run and the others
- * go on. Returns how many it took.
+ * The cron sweep: fans out events that no delivery consumer has taken (the request's fan-out
+ * failed, or its isolate died first) once they are five minutes old, oldest first. Each event
+ * is dispatched on its own (`fanOut`): one that fails stays for the next run and the others go
+ * on. The ones queued are stamped `swept_at` and not queued again for five minutes, so while no
+ * consumer runs the next runs go on through the backlog instead of re-sending the same oldest
+ * ones. Returns how many it took.
  */
 export async function sweepUndispatched(env: Env): Promise<number> {
   const db = createDb(env.DB);
@@ -20,9 +27,26 @@ export async function sweepUndispatched(env: Env): Promise<number> {
   const stale = await db
     .select({ id: events.id, accountId: events.accountId, live: events.live, type: events.type })
     .from(events)
-    .where(and(isNull(events.dispatchedAt), lte(events.createdAt, cutoff)))
+    .where(
+      and(
+        isNull(events.dispatchedAt),
+        lte(events.createdAt, cutoff),
+        or(isNull(events.sweptAt), lte(events.sweptAt, cutoff)),
+      ),
+    )
     .orderBy(asc(events.createdAt), asc(events.id))
     .limit(SWEEP_LIMIT);
-  await fanOut(env, stale);
+  const queued = await fanOut(env, stale);
+  // Groups far under D1's 100 bound parameters per statement, in one round trip.
+  const stamps = [];
+  for (let i = 0; i < queued.length; i += 90) {
+    stamps.push(
+      db
+        .update(events)
+        .set({ sweptAt: nowIso() })
+        .where(inArray(events.id, queued.slice(i, i + 90))),
+    );
+  }
+  if (stamps.length > 0) await db.batch(stamps as [(typeof stamps)[number]]);
   return stale.length;
 }

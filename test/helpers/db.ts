@@ -12,20 +12,20 @@ export async function countRows(table: AccountTable, accountId: string): Promise
 }
 
 /**
- * Waits until no event is waiting for its dispatch (the after-response `waitUntil` finished),
- * so that no background write races what the test does or reads next.
+ * Waits until a delivery consumer has taken every event of the account that waits for one
+ * (the outbox's `dispatched_at` mark): what the account-move drain checks.
  *
  * @example
- * expectStatus(await api.del(`/v1/customers/${id}`), 204);
- * await allDispatched();
+ * await eventsTaken(account.id);
  */
-export async function allDispatched(): Promise<void> {
+export async function eventsTaken(accountId: string): Promise<void> {
   await vi.waitFor(
     async () => {
       // Both shards of the suite (vitest.config.ts).
       for (const shard of [env.DB, env.DB_2]) {
         const row = await shard
-          .prepare("SELECT count(*) AS n FROM events WHERE dispatched_at IS NULL")
+          .prepare("SELECT count(*) AS n FROM events WHERE account_id = ? AND dispatched_at IS NULL")
+          .bind(accountId)
           .first<{ n: number }>();
         expect(row?.n).toBe(0);
       }

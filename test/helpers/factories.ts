@@ -3,6 +3,7 @@
  * Drizzle schema (accounts and keys, volume data, events), request bodies the API accepts,
  * and objects created through the API. Every test makes its own data: no shared seeded ids.
  */
+
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
@@ -12,8 +13,8 @@ import * as schema from "../../src/db/schema";
 import { nowIso, nowMs } from "../../src/lib/clock";
 import { sha256Hex } from "../../src/lib/crypto";
 import { newId } from "../../src/lib/ids";
+import { afterResponses } from "./after-response";
 import { type ApiClient, client, expectStatus } from "./api";
-import { allDispatched } from "./db";
 import type {
   Customer,
   CustomerInput,
@@ -281,7 +282,7 @@ async function created<P extends CreatePath>(caller: Caller, path: P, body: unkn
  */
 async function createdAndSettled<P extends CreatePath>(caller: Caller, path: P, body: unknown) {
   const object = await created(caller, path, body);
-  await allDispatched();
+  await afterResponses();
   return object;
 }
 

@@ -18,7 +18,7 @@ import {
 import { client, expectStatus } from "../helpers/api";
 import { topUp } from "../helpers/balance";
 import { useClock } from "../helpers/clock";
-import { allDispatched } from "../helpers/db";
+import { eventsTaken } from "../helpers/db";
 import { createAccount, createCustomer, createDestination } from "../helpers/factories";
 import { getInvoice, issue, ivaLine, setProfile } from "../helpers/invoices";
 import { runPdfGeneration } from "../helpers/pdf";
@@ -50,7 +50,7 @@ describe("moving an account between shards", () => {
     await createCustomer(api, { name: "Ferretería Norte SL" });
     await createCustomer(api, { name: "Panadería Sur SA" });
     const invoice = await issue(api, { type: "simplified", lines: [ivaLine()] });
-    await allDispatched();
+    await eventsTaken(account.id);
 
     // The Tax ID checks (the issuer's, two customers'), the record and the PDF are still to run.
     expect(await inFlight(sql, "DB", account.id)).toEqual([
@@ -61,7 +61,7 @@ describe("moving an account between shards", () => {
     await playChecks(checks);
     await runSubmissions({ accountId: account.id, live: false });
     await runPdfGeneration(invoice.id);
-    await allDispatched();
+    await eventsTaken(account.id);
 
     const before = {
       customers: idsOf((await api.get("/v1/customers")).body),

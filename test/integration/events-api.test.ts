@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { afterResponses } from "../helpers/after-response";
 import { type ApiClient, client, expectStatus } from "../helpers/api";
-import { allDispatched, countRows } from "../helpers/db";
+import { countRows } from "../helpers/db";
 import {
   createAccount,
   createCustomer,
@@ -13,9 +14,6 @@ import { expectError } from "../helpers/security";
 import type { Customer, PaymentInstruction } from "../helpers/types";
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-
-/** Waits until no background dispatch can race a later assertion on the database. */
-const settled = allDispatched;
 
 const eventCount = (accountId: string) => countRows("events", accountId);
 
@@ -53,7 +51,7 @@ describe("events recorded by customer writes", () => {
       email: "billing@renamed.example",
     });
     expectStatus(updated, 200);
-    await settled();
+    await afterResponses();
     const [event] = (await listEvents(api, "?limit=1")).data;
     expect(event).toMatchObject({
       type: "customer.updated",
@@ -71,11 +69,11 @@ describe("events recorded by customer writes", () => {
   it("deleting a customer records customer.deleted with the object as it was just before the delete", async () => {
     const customer = await createCustomer(api);
     expectStatus(await api.patch(`/v1/customers/${customer.id}`, { phone: "+34 600 000 000" }), 200);
-    await settled();
+    await afterResponses();
     const before = await api.get(`/v1/customers/${customer.id}`);
     expectStatus(before, 200);
     expectStatus(await api.del(`/v1/customers/${customer.id}`), 204);
-    await settled();
+    await afterResponses();
     const [event] = (await listEvents(api, "?limit=1")).data;
     expect(event).toEqual({
       id: expect.stringMatching(/^evt_/),
@@ -94,7 +92,7 @@ describe("events recorded by customer writes", () => {
     const customer = await createCustomer(ownApi);
     expectStatus(await ownApi.patch(`/v1/customers/${customer.id}`, { name: "B" }), 200);
     expectStatus(await ownApi.del(`/v1/customers/${customer.id}`), 204);
-    await settled();
+    await afterResponses();
     const list = await listEvents(ownApi);
     expect(list.data.map((e) => e.type)).toEqual([
       "customer.deleted",
@@ -128,11 +126,11 @@ describe("events recorded by payment instruction writes", () => {
       bank_transfer: { bic: null },
     });
     expectStatus(updated, 200);
-    await settled();
+    await afterResponses();
     const beforeDelete = await api.get(`/v1/payment-instructions/${instruction.id}`);
     expectStatus(beforeDelete, 200);
     expectStatus(await api.del(`/v1/payment-instructions/${instruction.id}`), 204);
-    await settled();
+    await afterResponses();
 
     const list = await listEvents(api);
     const related = {
@@ -170,11 +168,11 @@ describe("a rejected write records no event", () => {
 
   /** Runs `write`, expects the error, and that no event was recorded for the account. */
   async function expectNoEvent(write: () => Promise<void>) {
-    await settled();
+    await afterResponses();
     const before = await eventCount(account.id);
     expect(before).toBeGreaterThan(0); // the setup's own writes did record events
     await write();
-    await settled();
+    await afterResponses();
     expect(await eventCount(account.id)).toBe(before);
   }
 

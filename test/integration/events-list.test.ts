@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { afterResponses } from "../helpers/after-response";
 import { type ApiClient, client, expectStatus } from "../helpers/api";
-import { allDispatched } from "../helpers/db";
 import { createAccount, createCustomer, createInstruction, type TestAccount } from "../helpers/factories";
 import { listEvents } from "../helpers/reads";
 import { describeAuthMatrix, expectError } from "../helpers/security";
@@ -21,7 +21,7 @@ describe("GET /v1/events", () => {
     expectStatus(await api.patch(`/v1/customers/${a.id}`, { name: "Second name" }), 200);
     await createCustomer(api);
     await createInstruction(api);
-    await allDispatched();
+    await afterResponses();
     const rows = await env.DB.prepare("SELECT id FROM events WHERE account_id = ? ORDER BY id")
       .bind(account.id)
       .all<{ id: string }>();

@@ -5,12 +5,13 @@
  * or a webhook payload; and the invocation logs Cloudflare writes itself drop query strings,
  * where `q` and the list filters travel.
  */
+
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { log, logError } from "../../src/lib/log";
 import wranglerToml from "../../wrangler.toml?raw";
+import { afterResponses } from "../helpers/after-response";
 import { type ApiClient, client, expectStatus } from "../helpers/api";
-import { allDispatched } from "../helpers/db";
 import { createAccount, createDestination, insertEvent, type TestAccount } from "../helpers/factories";
 import { captureFetch, runQueue } from "../helpers/webhooks";
 
@@ -75,7 +76,7 @@ describe("logs without personal data", () => {
     }
     expectStatus(await api.get(`/v1/customers/${created.body.id}`), 200);
     expectStatus(await api.patch(`/v1/customers/${created.body.id}`, { email: `new.${EMAIL}` }), 200);
-    await allDispatched();
+    await afterResponses();
     expectNoneLogged(PERSONAL);
   });
 

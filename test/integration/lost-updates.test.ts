@@ -4,12 +4,13 @@
  * (the other request's change included). "Interleaved" tests force the race: both requests
  * read the row before either writes (a gate on the D1 binding holds the writes).
  */
+
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../../src/index";
+import { afterResponses } from "../helpers/after-response";
 import { type ApiClient, type ApiResponse, client, expectStatus } from "../helpers/api";
-import { allDispatched } from "../helpers/db";
 import {
   createAccount,
   createCustomer,
@@ -94,7 +95,7 @@ async function interleaved<T>(
     }),
   );
   await waitOnExecutionContext(ctx);
-  await allDispatched();
+  await afterResponses();
   expect(state.forced, "both requests read the row before either wrote it").toBe(true);
   return responses;
 }
@@ -259,7 +260,7 @@ describe("customers: a PATCH writes only the fields it names", () => {
       const stored = (await api.get(path(customer.id))).body as Customer;
       expect(stored, `round ${i}`).toMatchObject({ name: `Name ${i}`, email: `round${i}@acme.example` });
     }
-    await allDispatched();
+    await afterResponses();
   });
 });
 
@@ -311,6 +312,6 @@ describe("payment instructions: a PATCH writes only the fields it names", () => 
       const stored = (await api.get(path(instruction.id))).body as PaymentInstruction;
       expect(stored, `round ${i}`).toMatchObject({ label: `Label ${i}`, bank_transfer: { iban } });
     }
-    await allDispatched();
+    await afterResponses();
   });
 });

@@ -2,10 +2,11 @@
  * End to end: API write → event → the real local queue → the configured consumer → a
  * mocked outbound `fetch`. The consumer runs in this isolate, so the spy sees its requests.
  */
+
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterResponses } from "../helpers/after-response";
 import { client, expectStatus } from "../helpers/api";
-import { allDispatched } from "../helpers/db";
 import { createAccount, createCustomer, createDestination, createInstruction } from "../helpers/factories";
 import { parseSignature, referenceHmac } from "../helpers/signature";
 import type { Customer } from "../helpers/types";
@@ -41,7 +42,7 @@ async function expectCalls(destination: { url: string }, count: number): Promise
  * which a request that a wrong implementation sent next to the positive control would arrive.
  */
 async function quiet(): Promise<void> {
-  await allDispatched();
+  await afterResponses();
   await waitOutStrays();
 }
 

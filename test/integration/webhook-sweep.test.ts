@@ -1,13 +1,15 @@
 /**
- * The outbox sweep (the scheduled handler): events whose dispatch never happened, because
- * the isolate died between the write and the queue send, are dispatched by the cron.
- * Deliveries then go through the real local queue to a mocked fetch.
+ * The outbox sweep (the scheduled handler): events that no delivery consumer has taken,
+ * because the isolate died between the write and the queue send, are dispatched by the cron
+ * once five minutes old. Deliveries then go through the real local queue to a mocked fetch,
+ * and the consumer that takes an event's message marks it dispatched.
  */
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import jobs from "../../src/jobs";
 import { nowMs } from "../../src/lib/clock";
+import type { DeliveryMessage } from "../../src/webhooks/message";
 import { client, expectStatus } from "../helpers/api";
 import { useClock } from "../helpers/clock";
 import {
@@ -22,6 +24,7 @@ import { parseSignature, referenceHmac } from "../helpers/signature";
 import { type Call, captureFetch, dispatchedAt, waitOutStrays } from "../helpers/webhooks";
 
 const SECOND = 1000;
+const MINUTE = 60 * SECOND;
 
 let account: TestAccount;
 let calls: Call[];
@@ -58,15 +61,14 @@ afterEach(() => {
 });
 
 describe("the scheduled outbox sweep", () => {
-  it("re-dispatches an event older than the 60 s grace that was never dispatched, and it is delivered signed", async () => {
+  it("re-dispatches an event older than the five-minute grace that no consumer has taken; it is delivered signed, and the consumer marks it dispatched", async () => {
     const dest = await createDestination(account.testKey);
-    const eventId = await insertUndispatched(2 * 60 * SECOND);
+    const eventId = await insertUndispatched(6 * MINUTE);
     expect(await dispatchedAt(eventId)).toBeNull();
 
     await runSweep();
-    expect(await dispatchedAt(eventId)).not.toBeNull();
-
     const call = await expectDelivered(dest, eventId);
+    expect(await dispatchedAt(eventId)).not.toBeNull();
     const body = JSON.parse(call.body);
     expect(body).toMatchObject({ id: eventId, object: "event", type: "customer.created", live: false });
     expect(body).not.toHaveProperty("data");
@@ -74,24 +76,46 @@ describe("the scheduled outbox sweep", () => {
     expect(signature?.v1).toBe(await referenceHmac(dest.secret, `${signature?.t}.${call.body}`));
   });
 
-  it("leaves events younger than 60 s alone, and picks them up once they are 60 s old", async () => {
+  it("leaves events younger than five minutes alone, and picks them up once they are five minutes old", async () => {
     const clock = useClock(Date.now());
     const dest = await createDestination(account.testKey);
-    const young = await insertUndispatched(59 * SECOND);
-    const old = await insertUndispatched(61 * SECOND);
+    const young = await insertUndispatched(5 * MINUTE - SECOND);
+    const old = await insertUndispatched(5 * MINUTE + SECOND);
 
     await runSweep();
-    expect(await dispatchedAt(old)).not.toBeNull();
-    expect(await dispatchedAt(young)).toBeNull();
     await expectDelivered(dest, old);
     // Negative: the young event must not be sent along with the old one.
     await waitOutStrays();
     expect(eventIdsTo(dest)).not.toContain(young);
+    expect(await dispatchedAt(young)).toBeNull();
 
-    clock.advance(SECOND);
+    clock.advance(2 * SECOND);
     await runSweep();
-    expect(await dispatchedAt(young)).not.toBeNull();
     await expectDelivered(dest, young);
+    expect(await dispatchedAt(young)).not.toBeNull();
+  });
+
+  it("an event queued by the sweep but not taken by a consumer (a queue backlog) is queued again only five minutes later", async () => {
+    const clock = useClock(Date.now());
+    const sent = vi
+      .spyOn(env.WEBHOOKS as Queue<DeliveryMessage>, "sendBatch")
+      .mockResolvedValue({} as QueueSendBatchResponse);
+    await createDestination(account.testKey);
+    const eventId = await insertUndispatched(6 * MINUTE);
+    const sends = () =>
+      sent.mock.calls
+        .flatMap(([messages]) => [...messages].map((m) => m.body.event_id))
+        .filter((id) => id === eventId);
+
+    await runSweep();
+    expect(sends()).toEqual([eventId]);
+    clock.advance(5 * MINUTE - SECOND);
+    await runSweep();
+    expect(sends()).toEqual([eventId]);
+    clock.advance(2 * SECOND);
+    await runSweep();
+    expect(sends()).toEqual([eventId, eventId]);
+    expect(await dispatchedAt(eventId)).toBeNull();
   });
 
   it("does not re-dispatch events that were already dispatched", async () => {
@@ -102,8 +126,9 @@ describe("the scheduled outbox sweep", () => {
     });
     const pending = await insertUndispatched(10 * 60 * SECOND);
 
-    // An event dispatched by its own request, through the API. Not `createCustomer`: it waits
-    // until no event is undispatched, and `pending` stays so until the sweep below.
+    // An event dispatched by its own request, through the API (its consumer marks it). Not
+    // `createCustomer`: it waits until no event is undispatched, and `pending` stays so until
+    // the sweep below.
     expectStatus(await client(account.testKey).post("/v1/customers", validCustomer), 201);
     await vi.waitFor(() => expect(eventIdsTo(dest)).toHaveLength(1), { timeout: 5000 });
     const viaApi = eventIdsTo(dest)[0] as string;
@@ -158,10 +183,13 @@ describe("the sweep under a backlog", () => {
       ).results.map((r) => r.id);
 
     await runSweep();
-    // Oldest first, at most 200 a run.
-    expect(await undispatched()).toEqual(ids.slice(200));
+    // Oldest first, at most 200 a run; the consumer marks what it takes.
+    await vi.waitFor(async () => expect(await undispatched()).toEqual(ids.slice(200)), {
+      timeout: 15_000,
+      interval: 20,
+    });
     await runSweep();
-    expect(await undispatched()).toEqual([]);
+    await vi.waitFor(async () => expect(await undispatched()).toEqual([]), { timeout: 15_000, interval: 20 });
     await vi.waitFor(() => expect(new Set(eventIdsTo(dest)).size).toBe(250), {
       timeout: 15_000,
       interval: 20,

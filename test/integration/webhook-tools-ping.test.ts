@@ -2,12 +2,14 @@
  * POST /v1/event-destinations/{id}/ping: a signed test event to one destination, end to end
  * through the real `webhook-deliveries` queue and its consumer to a mocked receiver.
  */
+
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { verify } from "../../scripts/receiver.mjs";
 import { retryDelayAfter } from "../../src/webhooks/config";
+import { afterResponses } from "../helpers/after-response";
 import { expectStatus, request } from "../helpers/api";
-import { allDispatched, countRows } from "../helpers/db";
+import { countRows } from "../helpers/db";
 import { createDestination } from "../helpers/factories";
 import { listEvents, readDestination } from "../helpers/reads";
 import { describeAuthMatrix, expectError } from "../helpers/security";
@@ -123,7 +125,7 @@ describe("ping", () => {
 
     await ping(control.id);
     await expectCallsTo(t.calls, control.url, 1);
-    await allDispatched();
+    await afterResponses();
     await waitOutStrays();
     expect(t.callsTo(dest.url)).toHaveLength(1);
     expect((await listEvents(t.api, "?type=event_destination.ping")).data).toHaveLength(2);

@@ -2,11 +2,12 @@
  * POST /v1/event-destinations/{id}/resend: one more delivery of a past event to one
  * destination, end to end through the real `webhook-deliveries` queue and its consumer.
  */
+
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { retryDelayAfter } from "../../src/webhooks/config";
+import { afterResponses } from "../helpers/after-response";
 import { client, expectStatus, request } from "../helpers/api";
-import { allDispatched } from "../helpers/db";
 import { createAccount, createCustomer, createDestination, insertEvent } from "../helpers/factories";
 import { readDestination } from "../helpers/reads";
 import { describeAuthMatrix, expectError } from "../helpers/security";
@@ -60,7 +61,7 @@ describe("resend", () => {
     expect(signature?.v1).toEqual(
       await expectedSignatures([dest.secret], signature?.t ?? 0, second?.body ?? ""),
     );
-    await allDispatched();
+    await afterResponses();
     await waitOutStrays();
     expect(t.callsTo(dest.url)).toHaveLength(2);
     expect(t.callsTo(other.url)).toHaveLength(1);

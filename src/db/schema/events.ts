@@ -17,8 +17,13 @@ export const events = sqliteTable(
     relatedObjectId: text("related_object_id").notNull(),
     relatedObjectType: text("related_object_type").notNull(),
     createdAt: text("created_at").notNull(),
-    /** Set once its deliveries are on the queue; the cron sweep re-dispatches the rest. */
+    /**
+     * Set by the delivery consumer that first takes one of its messages (or at birth, or by
+     * a fan-out with nothing to send); the cron sweep queues again what is still unset.
+     */
     dispatchedAt: text("dispatched_at"),
+    /** When the cron sweep last queued it: it waits five minutes to queue it again. */
+    sweptAt: text("swept_at"),
   },
   (t) => [
     index("events_list_idx").on(t.accountId, t.live, t.id),

@@ -1,0 +1,1 @@
+ALTER TABLE `events` ADD `swept_at` text;
