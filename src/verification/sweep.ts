@@ -1,4 +1,4 @@
-import { and, asc, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { and, asc, inArray, isNull, lte, sql } from "drizzle-orm";
 import { createDb } from "../db/client";
 import { taxIds } from "../db/schema";
 import { nowIso, nowMs } from "../lib/clock";
@@ -6,7 +6,7 @@ import { queueVerifications } from "./dispatch";
 
 /**
  * Unmarked checks younger than this are left to the request that sent them: the mark is the
- * consumer's, so a check waiting in a queue backlog is unmarked too, and re-sending it early
+ * consumer's, so a check waiting in a queue backlog is unmarked too, and sending it early
  * only makes a copy that the consumer then drops.
  */
 const SWEEP_GRACE_MS = 5 * 60_000;
@@ -17,10 +17,9 @@ const SWEEP_LIMIT = 200;
  * The cron sweep: queues the pending verifications whose first check no consumer has taken
  * (the request's send failed, or its isolate died first) once they are five minutes old. Each
  * goes on its own (`queueVerifications`): one that fails stays for the next run and the
- * others go on; the first copy a consumer takes marks it, so the sweep leaves it from then on.
- * The ones sent are stamped `verification_swept_at` and not sent again for five minutes, so
- * while no consumer runs the next runs go on through the backlog instead of re-sending the
- * same oldest ones. Returns how many it sent.
+ * others go on; the first copy a consumer takes marks it. A check it sent is stamped
+ * `verification_swept_at` and never sent by it again: Queues delivers every message it
+ * accepted, so more copies would only be dropped by the consumer. Returns how many it sent.
  */
 export async function sweepUnqueuedVerifications(env: Env): Promise<number> {
   const db = createDb(env.DB);
@@ -34,8 +33,8 @@ export async function sweepUnqueuedVerifications(env: Env): Promise<number> {
       and(
         sql`${t.verificationStatus} = 'pending'`,
         isNull(t.verificationQueuedAt),
+        isNull(t.verificationSweptAt),
         lte(t.createdAt, cutoff),
-        or(isNull(t.verificationSweptAt), lte(t.verificationSweptAt, cutoff)),
       ),
     )
     .orderBy(asc(t.createdAt), asc(t.id))

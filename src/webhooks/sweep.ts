@@ -1,4 +1,4 @@
-import { and, asc, inArray, isNull, lte, or } from "drizzle-orm";
+import { and, asc, inArray, isNull, lte } from "drizzle-orm";
 import { createDb } from "../db/client";
 import { events } from "../db/schema";
 import { nowIso, nowMs } from "../lib/clock";
@@ -17,9 +17,9 @@ const SWEEP_LIMIT = 200;
  * The cron sweep: fans out events that no delivery consumer has taken (the request's fan-out
  * failed, or its isolate died first) once they are five minutes old, oldest first. Each event
  * is dispatched on its own (`fanOut`): one that fails stays for the next run and the others go
- * on. The ones queued are stamped `swept_at` and not queued again for five minutes, so while no
- * consumer runs the next runs go on through the backlog instead of re-sending the same oldest
- * ones. Returns how many it took.
+ * on. An event it queued is stamped `swept_at` and never queued by it again: Queues delivers
+ * every message it accepted, so a second copy would only reach the receivers twice when the
+ * consumer is merely late. Returns how many it took.
  */
 export async function sweepUndispatched(env: Env): Promise<number> {
   const db = createDb(env.DB);
@@ -27,13 +27,7 @@ export async function sweepUndispatched(env: Env): Promise<number> {
   const stale = await db
     .select({ id: events.id, accountId: events.accountId, live: events.live, type: events.type })
     .from(events)
-    .where(
-      and(
-        isNull(events.dispatchedAt),
-        lte(events.createdAt, cutoff),
-        or(isNull(events.sweptAt), lte(events.sweptAt, cutoff)),
-      ),
-    )
+    .where(and(isNull(events.dispatchedAt), isNull(events.sweptAt), lte(events.createdAt, cutoff)))
     .orderBy(asc(events.createdAt), asc(events.id))
     .limit(SWEEP_LIMIT);
   const queued = await fanOut(env, stale);

@@ -95,7 +95,7 @@ describe("the scheduled outbox sweep", () => {
     expect(await dispatchedAt(young)).not.toBeNull();
   });
 
-  it("an event queued by the sweep but not taken by a consumer (a queue backlog) is queued again only five minutes later", async () => {
+  it("an event the sweep queued that no consumer has taken yet (a queue backlog) is never queued by the sweep again", async () => {
     const clock = useClock(Date.now());
     const sent = vi
       .spyOn(env.WEBHOOKS as Queue<DeliveryMessage>, "sendBatch")
@@ -109,12 +109,11 @@ describe("the scheduled outbox sweep", () => {
 
     await runSweep();
     expect(sends()).toEqual([eventId]);
-    clock.advance(5 * MINUTE - SECOND);
-    await runSweep();
+    for (const minutes of [1, 5, 60]) {
+      clock.advance(minutes * MINUTE);
+      await runSweep();
+    }
     expect(sends()).toEqual([eventId]);
-    clock.advance(2 * SECOND);
-    await runSweep();
-    expect(sends()).toEqual([eventId, eventId]);
     expect(await dispatchedAt(eventId)).toBeNull();
   });
 

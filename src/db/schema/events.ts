@@ -22,15 +22,18 @@ export const events = sqliteTable(
      * a fan-out with nothing to send); the cron sweep queues again what is still unset.
      */
     dispatchedAt: text("dispatched_at"),
-    /** When the cron sweep last queued it: it waits five minutes to queue it again. */
+    /** When the cron sweep queued it: the sweep queues an event at most once. */
     sweptAt: text("swept_at"),
   },
   (t) => [
     index("events_list_idx").on(t.accountId, t.live, t.id),
     index("events_type_idx").on(t.accountId, t.live, t.type, t.id),
     index("events_related_idx").on(t.accountId, t.live, t.relatedObjectId, t.id),
-    // Partial: only what the sweep looks for, so the usual event (born dispatched) skips it.
-    index("events_undispatched_idx").on(t.createdAt, t.id).where(sql`${t.dispatchedAt} IS NULL`),
+    // Partial: only what the sweep looks for, so the usual event (born dispatched, or taken
+    // by a consumer, or queued by the sweep once already) skips it.
+    index("events_unswept_idx")
+      .on(t.createdAt, t.id)
+      .where(sql`${t.dispatchedAt} IS NULL AND ${t.sweptAt} IS NULL`),
     // Retention deletes by age through it (src/lib/retention.ts).
     index("events_created_idx").on(t.createdAt),
   ],

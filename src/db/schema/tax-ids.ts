@@ -34,18 +34,20 @@ export const taxIds = sqliteTable(
     /**
      * The outbox mark: set by the consumer that takes the first check (the request only
      * sends it, so its write is the only D1 write of a create). A pending verification still
-     * unmarked five minutes after its write is queued again by the cron sweep.
+     * unmarked five minutes after its write is queued once more by the cron sweep.
      */
     verificationQueuedAt: text("verification_queued_at"),
-    /** When the cron sweep last sent an unmarked first check: it waits five minutes to send it again. */
+    /** When the cron sweep sent an unmarked first check: the sweep sends one at most once. */
     verificationSweptAt: text("verification_swept_at"),
   },
   (t) => [
     index("tax_ids_list_idx").on(t.accountId, t.live, t.id),
     // Partial: only what the sweep looks for, so a queued or settled Tax ID is not in it.
-    index("tax_ids_unqueued_idx")
+    index("tax_ids_unswept_idx")
       .on(t.createdAt, t.id)
-      .where(sql`${t.verificationStatus} = 'pending' AND ${t.verificationQueuedAt} IS NULL`),
+      .where(
+        sql`${t.verificationStatus} = 'pending' AND ${t.verificationQueuedAt} IS NULL AND ${t.verificationSweptAt} IS NULL`,
+      ),
   ],
 );
 
