@@ -1,5 +1,5 @@
 import { and, asc, inArray, isNull, lte, sql } from "drizzle-orm";
-import { createDb } from "../db/client";
+import { batchByIds, createDb } from "../db/client";
 import { taxIds } from "../db/schema";
 import { nowIso, nowMs } from "../lib/clock";
 import { queueVerifications } from "./dispatch";
@@ -43,16 +43,9 @@ export async function sweepUnqueuedVerifications(env: Env): Promise<number> {
     env,
     stale.map((row) => row.id),
   );
-  // Groups far under D1's 100 bound parameters per statement, in one round trip.
-  const stamps = [];
-  for (let i = 0; i < sent.length; i += 90) {
-    stamps.push(
-      db
-        .update(t)
-        .set({ verificationSweptAt: nowIso() })
-        .where(inArray(t.id, sent.slice(i, i + 90))),
-    );
-  }
-  if (stamps.length > 0) await db.batch(stamps as [(typeof stamps)[number]]);
+  const now = nowIso();
+  await batchByIds(db, sent, (group) =>
+    db.update(t).set({ verificationSweptAt: now }).where(inArray(t.id, group)),
+  );
   return sent.length;
 }

@@ -1,5 +1,5 @@
 import { and, asc, inArray, isNull, lte } from "drizzle-orm";
-import { createDb } from "../db/client";
+import { batchByIds, createDb } from "../db/client";
 import { events } from "../db/schema";
 import { nowIso, nowMs } from "../lib/clock";
 import { fanOut } from "./fan-out";
@@ -31,16 +31,9 @@ export async function sweepUndispatched(env: Env): Promise<number> {
     .orderBy(asc(events.createdAt), asc(events.id))
     .limit(SWEEP_LIMIT);
   const queued = await fanOut(env, stale);
-  // Groups far under D1's 100 bound parameters per statement, in one round trip.
-  const stamps = [];
-  for (let i = 0; i < queued.length; i += 90) {
-    stamps.push(
-      db
-        .update(events)
-        .set({ sweptAt: nowIso() })
-        .where(inArray(events.id, queued.slice(i, i + 90))),
-    );
-  }
-  if (stamps.length > 0) await db.batch(stamps as [(typeof stamps)[number]]);
+  const now = nowIso();
+  await batchByIds(db, queued, (group) =>
+    db.update(events).set({ sweptAt: now }).where(inArray(events.id, group)),
+  );
   return stale.length;
 }
