@@ -3,7 +3,6 @@
  * Drizzle schema (accounts and keys, volume data, events), request bodies the API accepts,
  * and objects created through the API. Every test makes its own data: no shared seeded ids.
  */
-
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";

@@ -60,7 +60,7 @@ describe("events are born dispatched when nobody listens", () => {
     await afterResponses();
   });
 
-  it("with an enabled destination the event waits for dispatch, which queues it and marks it", async () => {
+  it("with an enabled destination the event waits for dispatch: the fan-out queues it, the consumer that takes it marks it", async () => {
     const sent = vi.spyOn(env.WEBHOOKS, "sendBatch");
     vi.spyOn(globalThis, "fetch").mockResolvedValue(new Response("ok"));
     const account = await createAccount();
