@@ -36,30 +36,22 @@ function load(db: Database, id: string) {
 
 /**
  * Loads the Tax ID of a check; for a first check, in the same round trip, marks it taken
- * (`verification_queued_at`, the outbox mark the request left to the consumer). A first
- * check already taken, delivered for the first time, is a second copy (the request's send
- * and the sweep's both arrived): it is `duplicate`, and the registry is asked once. A copy
- * the queue redelivers (`attempts` > 1) is our own retry of a check this mark may already
- * name, so it goes on.
+ * (`verification_queued_at`, the outbox mark the request leaves to the consumer, which the
+ * cron sweep looks for). A copy of a check taken already (the request's send and the sweep's
+ * both arrived, or a message sent before the consumer kept the mark) is checked all the same:
+ * the settle writes once, whichever copy gets there first.
  */
-async function take(
-  db: Database,
-  message: Message<VerificationMessage>,
-): Promise<{ found: Loaded | undefined; duplicate: boolean }> {
+async function take(db: Database, message: Message<VerificationMessage>): Promise<Loaded | undefined> {
   const { tax_id_id: id, attempt } = message.body;
-  if (attempt > 1) {
-    const [found] = await load(db, id);
-    return { found, duplicate: false };
-  }
-  const [claimed, [found]] = await db.batch([
+  if (attempt > 1) return (await load(db, id))[0];
+  const [, [found]] = await db.batch([
     db
       .update(taxIds)
       .set({ verificationQueuedAt: nowIso() })
-      .where(and(eq(taxIds.id, id), isNull(taxIds.verificationQueuedAt)))
-      .returning({ id: taxIds.id }),
+      .where(and(eq(taxIds.id, id), isNull(taxIds.verificationQueuedAt))),
     load(db, id),
   ]);
-  return { found, duplicate: claimed.length === 0 && message.attempts === 1 };
+  return found;
 }
 
 /**
@@ -83,9 +75,9 @@ async function verifyOne(
   }
   const db = createDb(env.DB);
   const { tax_id_id, attempt } = message.body;
-  const { found, duplicate } = await take(db, message);
-  // Gone, already settled or taken by another copy (a duplicate message): nothing to do.
-  if (duplicate || found?.row.verificationStatus !== "pending") {
+  const found = await take(db, message);
+  // Gone, or already settled (a duplicate message): nothing to do.
+  if (found?.row.verificationStatus !== "pending") {
     message.ack();
     return;
   }

@@ -12,6 +12,7 @@ import { afterResponses } from "../helpers/after-response";
 import { type ApiClient, client, expectStatus } from "../helpers/api";
 import { useClock } from "../helpers/clock";
 import { createAccount } from "../helpers/factories";
+import { listEvents } from "../helpers/reads";
 import type { TaxId } from "../helpers/types";
 import { captureChecks, playChecks, runChecks, runCron, storedTaxId } from "../helpers/verifications";
 
@@ -112,13 +113,12 @@ describe("the cron sweep queues every pending verification whose first check no 
     expect(checks.sent.map((m) => m.body.tax_id_id)).toEqual([stuck.id]);
   });
 
-  it("a first check sent but not taken for five minutes (a queue backlog) is sent once more, never again; the consumer drops the second copy it gets, so the registry is asked once", async () => {
+  it("a first check sent but not taken for five minutes (a queue backlog) is sent once more and never again; its two copies settle it once, with one event", async () => {
     const clock = useClock(Date.now());
     const checks = captureChecks();
     const api = client((await createAccount()).testKey);
-    // 11111111H: unavailable on the first attempt, so each copy that reached the registry
-    // would queue its own second attempt.
-    const res = await api.post("/v1/customers", { name: "Cliente SA", tax_id: vat("11111111H") });
+    const res = await api.post("/v1/customers", { name: "Cliente SA", tax_id: vat("B12345674") });
+    const taxId = res.body.tax_id.id as string;
     await afterResponses();
     const [fromRequest] = checks.sent.splice(0);
 
@@ -135,13 +135,28 @@ describe("the cron sweep queues every pending verification whose first check no 
 
     const { result } = await runChecks([{ body: fromSweep?.body }, { body: fromRequest?.body }]);
     expect([...result.explicitAcks].sort()).toEqual(["m1", "m2"]);
-    expect(checks.sent).toEqual([
-      { body: { tax_id_id: res.body.tax_id.id, attempt: 2, shard: "DB" }, delaySeconds: 60 },
-    ]);
-    expect(await storedTaxId(res.body.tax_id.id)).toMatchObject({
-      verification_status: "pending",
+    expect((await api.get(`/v1/tax-ids/${taxId}`)).body.verification).toMatchObject({
+      status: "completed",
+      valid: true,
+    });
+    expect((await listEvents(api, `?related_object=${taxId}`)).data).toHaveLength(1);
+    expect(await storedTaxId(taxId)).toMatchObject({
       verification_queued_at: new Date(nowMs()).toISOString(),
     });
+  });
+
+  it("a first check sent before the consumer kept the mark (the row already marked) is still checked", async () => {
+    const checks = captureChecks();
+    const api = client((await createAccount()).testKey);
+    const res = await api.post("/v1/customers", { name: "Cliente SA", tax_id: vat("B12345674") });
+    const taxId = res.body.tax_id.id as string;
+    await afterResponses();
+    await env.DB.prepare("UPDATE tax_ids SET verification_queued_at = ? WHERE id = ?")
+      .bind(new Date(nowMs()).toISOString(), taxId)
+      .run();
+
+    await playChecks(checks);
+    expect((await api.get(`/v1/tax-ids/${taxId}`)).body.verification?.status).toBe("completed");
   });
 
   it("leaves alone Tax IDs without a verification, and pending verifications a consumer has taken", async () => {
