@@ -1,8 +1,8 @@
 /**
- * Moving an account between shards (docs/scaling.md), as steps over SQL: what
- * `npm run account:move` runs through `wrangler d1 execute`, and what the tests run on two local
- * D1 bindings. Every step takes `sql`, which runs one statement on one database (a binding name:
- * a shard or `DIRECTORY`) and returns its rows.
+ * Moving an account between shards (docs/scaling.md), as steps over SQL: `moveAccount` runs
+ * them in order, for `npm run account:move` through `wrangler d1 execute` and for the tests on
+ * two local D1 bindings. Every step takes `sql`, which runs one statement on one database (a
+ * binding name: a shard or `DIRECTORY`) and returns its rows.
  */
 
 /** Runs one statement on one database and returns its rows. */
@@ -152,4 +152,54 @@ export async function shardOf(sql: Sql, accountId: string): Promise<string | und
     `SELECT shard FROM directory_accounts WHERE account_id = ${lit(accountId)}`,
   );
   return row?.shard as string | undefined;
+}
+
+export type MoveResult =
+  | { moved: true; from: string; copied: Record<string, number> }
+  | { moved: false; reason: string };
+
+/**
+ * The whole move: 1. pauses the account's writes and waits (`waitForCaches`) until every
+ * isolate's key cache has seen the pause; 2. refuses while background work is in flight on the
+ * source (the pause is lifted again: run it later); 3. copies the rows, parents first (a copy
+ * cut short can run again); 4. checks the counts table by table; 5. switches the directory,
+ * which resumes writes; 6. deletes the rows from the old shard, except its append-only ledger.
+ * A refusal leaves the account where it was, with its writes resumed.
+ *
+ * @example
+ * const result = await moveAccount(sql, "acct_…", "DB_2", () => sleep(35_000));
+ */
+export async function moveAccount(
+  sql: Sql,
+  accountId: string,
+  to: string,
+  waitForCaches: () => Promise<void>,
+): Promise<MoveResult> {
+  const from = await shardOf(sql, accountId);
+  if (from === undefined) return { moved: false, reason: `No account ${accountId} in the directory.` };
+  if (from === to) return { moved: false, reason: `${accountId} is already on ${to}.` };
+
+  await setMoving(sql, accountId, true);
+  await waitForCaches();
+  const busy = await inFlight(sql, from, accountId);
+  if (busy.length > 0) {
+    await setMoving(sql, accountId, false);
+    return {
+      moved: false,
+      reason: `still in flight on ${from}: ${busy.join(", ")}; writes resumed, try again later.`,
+    };
+  }
+  const copied = await copyAccount(sql, from, to, accountId);
+  const there = await countRows(sql, to, accountId);
+  const mismatched = Object.keys(copied).filter((table) => there[table] !== copied[table]);
+  if (mismatched.length > 0) {
+    await setMoving(sql, accountId, false);
+    return {
+      moved: false,
+      reason: `counts differ on ${to} for ${mismatched.join(", ")}; writes resumed on ${from}.`,
+    };
+  }
+  await switchShard(sql, accountId, to);
+  await deleteAccount(sql, from, accountId);
+  return { moved: true, from, copied };
 }

@@ -5,16 +5,7 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import {
-  copyAccount,
-  countRows,
-  deleteAccount,
-  inFlight,
-  type Sql,
-  setMoving,
-  shardOf,
-  switchShard,
-} from "../../scripts/account-move/move";
+import { countRows, inFlight, moveAccount, type Sql, shardOf } from "../../scripts/account-move/move";
 import { client, expectStatus } from "../helpers/api";
 import { topUp } from "../helpers/balance";
 import { useClock } from "../helpers/clock";
@@ -70,17 +61,20 @@ describe("moving an account between shards", () => {
       balance: (await api.get("/v1/balance")).body,
     };
 
-    await setMoving(sql, account.id, true);
-    clock.advance(30_001);
-    expectStatus(await api.post("/v1/customers", { name: "Too soon" }), 503);
-    expect(await inFlight(sql, "DB", account.id)).toEqual([]);
-    const copied = await copyAccount(sql, "DB", "DB_2", account.id);
+    let source: Record<string, number> = {};
+    const result = await moveAccount(sql, account.id, "DB_2", async () => {
+      clock.advance(30_001);
+      expectStatus(await api.post("/v1/customers", { name: "Too soon" }), 503);
+      expect(await inFlight(sql, "DB", account.id)).toEqual([]);
+      source = await countRows(sql, "DB", account.id);
+    });
+    if (!result.moved) throw new Error(result.reason);
+    const { copied } = result;
+    expect(result.from).toBe("DB");
     expect(await countRows(sql, "DB_2", account.id)).toEqual(copied);
-    expect(await countRows(sql, "DB", account.id)).toEqual(copied);
+    expect(source).toEqual(copied);
     expect(copied).toMatchObject({ customers: 2, invoices: 1, event_destinations: 1 });
-    await switchShard(sql, account.id, "DB_2");
     expect(await shardOf(sql, account.id)).toBe("DB_2");
-    await deleteAccount(sql, "DB", account.id);
     const left = await countRows(sql, "DB", account.id);
     expect(Object.entries(left).filter(([, n]) => n > 0)).toEqual([
       ["accounts", 1],
@@ -100,5 +94,35 @@ describe("moving an account between shards", () => {
     expect((await getInvoice(api, next.id)).verifactu?.previous_hash).toBe(before.invoice.verifactu?.hash);
     // The neighbour never moved.
     expectStatus(await client(neighbour.testKey).get(`/v1/customers/${neighbourCustomer.id}`), 200);
+  });
+
+  it("a move refused for background work in flight leaves the account on its shard with its writes resumed; an unknown account or the same shard is refused before any pause", async () => {
+    const clock = useClock(Date.now());
+    captureChecks();
+    const account = await createAccount({ shard: "DB" });
+    const api = client(account.testKey);
+    await createCustomer(api, { tax_id: { country: "ES", type: "eu_vat", value: "ESB12345674" } });
+
+    const refused = await moveAccount(sql, account.id, "DB_2", async () => {
+      clock.advance(30_001);
+    });
+    expect(refused).toEqual({ moved: false, reason: expect.stringContaining("1 Tax ID checks pending") });
+    expect(await shardOf(sql, account.id)).toBe("DB");
+    clock.advance(30_001);
+    expectStatus(
+      await api.post("/v1/customers", {
+        name: "After the refusal",
+        tax_id: { country: "GB", type: "local", value: "GB1" },
+      }),
+      201,
+    );
+    expect((await countRows(sql, "DB_2", account.id)).customers).toBe(0);
+
+    const paused = vi.fn(async () => {});
+    expect(await moveAccount(sql, account.id, "DB", paused)).toMatchObject({ moved: false });
+    expect(await moveAccount(sql, "acct_00000000000000000000000000", "DB_2", paused)).toMatchObject({
+      moved: false,
+    });
+    expect(paused).not.toHaveBeenCalled();
   });
 });
