@@ -9,6 +9,7 @@ import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { formatMinor } from "../lib/money";
 import { addressOf } from "../lib/party";
+import { spanishNif } from "../verifactu/record";
 import { type ComputedInvoice, computeInvoice, type LineInput } from "./compute";
 import type { IssueContext } from "./context";
 import { invoiceNumber, nextCounter } from "./numbering";
@@ -173,6 +174,14 @@ function issuerOf({ account, profile }: IssueContext, es: boolean) {
         "account_profile_incomplete",
         `A Spanish account needs its legal_name, tax_id and address before it issues: set account.${missing} with PATCH /v1/account.`,
         { param: `account.${missing}` },
+      );
+    }
+    // The invoice and its VERI*FACTU record name the issuer by its Spanish NIF.
+    if (!spanishNif(taxId)) {
+      throw new ApiError(
+        "account_profile_incomplete",
+        "A Spanish account issues under its Spanish NIF: account.tax_id must be an es_nif (or an eu_vat starting ES); set it with PATCH /v1/account.",
+        { param: "account.tax_id" },
       );
     }
   }

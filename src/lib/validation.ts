@@ -7,8 +7,17 @@ import { ApiError } from "./errors";
 // C0 and C1 control characters (tab and newline included) are never valid in a field.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
+// U+FFFE and U+FFFF are not characters, and XML cannot hold them: accepted, a name or a line
+// description would stop the invoice's VERI*FACTU record (and its chain) from being written.
+const NONCHARACTER = /[\ufffe\uffff]/;
+
+/** Well-formed UTF-16 (no lone surrogate) without U+FFFE or U+FFFF. */
+function isValidUnicode(s: string): boolean {
+  return s.isWellFormed() && !NONCHARACTER.test(s);
+}
+
 /**
- * A single-line string: valid Unicode (no lone surrogate), no control characters,
+ * A single-line string: valid Unicode (no lone surrogate, no U+FFFE/U+FFFF), no control characters,
  * 1 to `max` characters. What passes is stored and returned exactly as sent.
  */
 export function text(max: number) {
@@ -16,7 +25,7 @@ export function text(max: number) {
     .string()
     .min(1, "must not be empty")
     .max(max, `must be at most ${max} characters`)
-    .refine((s) => s.isWellFormed(), "must be valid Unicode")
+    .refine(isValidUnicode, "must be valid Unicode")
     .refine((s) => !CONTROL.test(s), "must not contain control characters");
 }
 
@@ -28,7 +37,7 @@ export function multilineText(max: number) {
   return z
     .string()
     .max(max, `must be at most ${max} characters`)
-    .refine((s) => s.isWellFormed(), "must be valid Unicode")
+    .refine(isValidUnicode, "must be valid Unicode")
     .refine(
       (s) => !CONTROL_EXCEPT_LAYOUT.test(s),
       "must not contain control characters other than line breaks and tabs",

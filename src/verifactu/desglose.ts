@@ -1,6 +1,6 @@
-import { formatMinor, parseDecimal, parsePercent, percentOfMinor } from "../lib/money";
+import { parseDecimal, parsePercent, percentOfMinor } from "../lib/money";
 import type { Invoice } from "../routes/invoices/schemas";
-import { aeatRate, UnregistrableInvoice } from "./format";
+import { aeatCents, aeatRate, UnregistrableInvoice } from "./format";
 import type { CalificacionOperacion, DetalleDesglose, OperacionExenta } from "./types";
 
 type Row = Invoice["tax_breakdown"][number];
@@ -16,7 +16,6 @@ const minor = (amount: string): bigint => {
   if (d?.scale !== 2) throw new RangeError(`not an amount with two decimals: ${amount}`);
   return d.units;
 };
-const money = (units: bigint) => formatMinor(units, 2);
 
 function qualification(
   row: Row,
@@ -44,19 +43,19 @@ function quota(row: Row, base: bigint, amount: bigint | null) {
     return {
       ...detail,
       TipoImpositivo: aeatRate(row.rate),
-      BaseImponibleOimporteNoSujeto: money(base),
-      CuotaRepercutida: money(amount ?? 0n),
+      BaseImponibleOimporteNoSujeto: aeatCents(base),
+      CuotaRepercutida: aeatCents(amount ?? 0n),
     };
   }
   if ("CalificacionOperacion" in head && head.CalificacionOperacion === "S2") {
     return {
       ...detail,
       TipoImpositivo: "0.00",
-      BaseImponibleOimporteNoSujeto: money(base),
+      BaseImponibleOimporteNoSujeto: aeatCents(base),
       CuotaRepercutida: "0.00",
     };
   }
-  return { ...detail, BaseImponibleOimporteNoSujeto: money(base) };
+  return { ...detail, BaseImponibleOimporteNoSujeto: aeatCents(base) };
 }
 
 /**
@@ -89,7 +88,7 @@ export function desglose(rows: readonly Row[]): { details: DetalleDesglose[]; cu
       ...quota(iva, reBase, reQuota),
       ClaveRegimen: "18",
       TipoRecargoEquivalencia: aeatRate(re.rate),
-      CuotaRecargoEquivalencia: money(reAmount),
+      CuotaRecargoEquivalencia: aeatCents(reAmount),
     } as DetalleDesglose);
     if (reBase !== base) details.push(quota(iva, base - reBase, (amount ?? 0n) - reQuota) as DetalleDesglose);
   }

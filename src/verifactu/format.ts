@@ -1,4 +1,4 @@
-import { parseDecimal, parsePercent } from "../lib/money";
+import { formatMinor, parseDecimal, parsePercent } from "../lib/money";
 
 /**
  * How the record writes values (SuministroInformacion.xsd types `fecha`, `ImporteSgn12.2Type`,
@@ -26,12 +26,30 @@ export function aeatDate(isoDate: string): string {
   return `${m[3]}-${m[2]}-${m[1]}`;
 }
 
-/** An amount with exactly two decimals and a `.` (`ImporteSgn12.2Type`: at most 12 whole digits). */
+/** The largest amount `ImporteSgn12.2Type` holds, in cents: 12 whole digits. */
+const MAX_CENTS = 10n ** 14n - 1n;
+
+/**
+ * Cents as an `ImporteSgn12.2Type` amount (two decimals and a `.`). The API takes totals up to
+ * ±10^13 EUR; a record holds 12 whole digits, so a larger amount is an invoice VERI*FACTU
+ * cannot register (400 on `lines`), not a programming error.
+ */
+export function aeatCents(units: bigint): string {
+  const amount = formatMinor(units, 2);
+  if (units > MAX_CENTS || units < -MAX_CENTS) {
+    throw new UnregistrableInvoice(
+      `its amounts (base, quota or total) hold at most 12 whole digits (999999999999.99), and this one is ${amount}`,
+      "lines",
+    );
+  }
+  return amount;
+}
+
+/** An API amount string in EUR (`"1210.00"`) as an `ImporteSgn12.2Type` amount. */
 export function aeatAmount(value: string): string {
   const d = parseDecimal(value);
   if (d?.scale !== 2) throw new RangeError(`not an amount with two decimals: ${value}`);
-  if (!/^-?\d{1,12}\./.test(value)) throw new RangeError(`amount beyond 12 whole digits: ${value}`);
-  return value;
+  return aeatCents(d.units);
 }
 
 /** `"21%"` → `"21.00"`, `"5.2%"` → `"5.20"` (`Tipo2.2Type`: at most two decimals). */

@@ -1,7 +1,6 @@
-import { formatMinor } from "../lib/money";
 import type { Invoice } from "../routes/invoices/schemas";
 import { desglose } from "./desglose";
-import { aeatAmount, aeatDate, aeatTimestamp, clip, UnregistrableInvoice } from "./format";
+import { aeatAmount, aeatCents, aeatDate, aeatTimestamp, clip, UnregistrableInvoice } from "./format";
 import { recordHash } from "./hash";
 import { SOFTWARE } from "./software";
 import type { Destinatario, IdFactura, RegistroAlta, SistemaInformatico, TipoFactura } from "./types";
@@ -68,7 +67,8 @@ function invoiceNumber(number: string): string {
 /**
  * The registration record (RegistroAlta) of an issued invoice of an `es` account, before it
  * joins the chain (`sealRecord`). Pure. Throws `UnregistrableInvoice` for an invoice the
- * record cannot hold (more breakdown details than the XSD allows, a long foreign Tax ID), and
+ * record cannot hold (more breakdown details than the XSD allows, a long foreign Tax ID, an
+ * amount beyond 12 whole digits), and
  * a plain `RangeError` for what issuance of an `es` invoice never produces (no Spanish issuer
  * NIF, a currency other than EUR, a custom tax).
  */
@@ -117,7 +117,7 @@ export function recordBody(invoice: Invoice, options: BodyOptions = {}): RecordB
     DescripcionOperacion: clip(invoice.lines.map((l) => l.description.trim()).join("; "), 500),
     ...recipients,
     Desglose: details,
-    CuotaTotal: formatMinor(cuotaTotal, 2),
+    CuotaTotal: aeatCents(cuotaTotal),
     ImporteTotal: aeatAmount(invoice.total),
     SistemaInformatico: options.software ?? SOFTWARE,
   };

@@ -70,6 +70,14 @@ describe("input hygiene", () => {
       });
     }
 
+    // XML cannot hold them: the invoice's VERI*FACTU record could not be written.
+    it.each([
+      ["U+FFFE", "\ufffe"],
+      ["U+FFFF", "\uffff"],
+    ])("a name with the noncharacter %s is 400 param name and writes nothing", async (_, ch) => {
+      await expectCreateRejected(withField("name", `Acme${ch}`), 400, "parameter_invalid", "name");
+    });
+
     it.each([
       ["a lone high surrogate", "\\ud800"],
       ["a lone low surrogate", "\\udc00"],

@@ -171,6 +171,24 @@ describe("The issuer profile: an es account issues only with legal_name, tax_id 
     expect(inv.number).toBe("INV-0001");
   });
 
+  it.each([
+    ["a French VAT number", { country: "FR", type: "eu_vat", value: "FR40303265045" }],
+    ["a local Tax ID", { country: "ES", type: "local", value: "B12345674" }],
+  ])(
+    "an es account whose tax_id is %s, not a Spanish NIF, is 400 account_profile_incomplete, param account.tax_id, and consumes no number",
+    async (_, taxId) => {
+      const { api, customer } = await esIssuer();
+      await setProfile(api, { tax_id: taxId });
+      const res = await api.post("/v1/invoices", { customer: customer.id, lines: [ivaLine()] });
+      expectError(res, 400, "account_profile_incomplete", "account.tax_id");
+      // An ES VAT number is the same NIF with its prefix: the account issues under it.
+      await setProfile(api, { tax_id: { country: "ES", type: "eu_vat", value: "ESB12345674" } });
+      const inv = await issue(api, { customer: customer.id, lines: [ivaLine()] });
+      expect(inv.number).toBe("INV-0001");
+      expect(inv.verifactu?.status).toBe("pending");
+    },
+  );
+
   it("clearing legal_name with null makes an es account unable to issue again", async () => {
     const { api, customer } = await esIssuer();
     await issue(api, { customer: customer.id, lines: [ivaLine()] });

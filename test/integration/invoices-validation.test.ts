@@ -515,6 +515,26 @@ describe("Input hygiene: notes must be valid Unicode without NUL (decisions.md)"
     expectError(res, 400, "parameter_invalid", "notes");
     expect(await dbSnapshot()).toBe(before);
   });
+
+  it.each([
+    ["U+FFFE", "Servicio \ufffe"],
+    ["U+FFFF", "Servicio \uffff"],
+  ])(
+    "a line description with the noncharacter %s (XML cannot hold it) → 400 parameter_invalid lines.0.description, writing nothing",
+    async (_, description) => {
+      const account = await createAccount({ taxRegime: "es" });
+      const api = client(account.testKey);
+      await setProfile(api);
+      const customer = await customerWithAddress(api);
+      const before = await dbSnapshot();
+      const res = await api.post("/v1/invoices", {
+        customer: customer.id,
+        lines: [{ ...workedLine, description }],
+      });
+      expectError(res, 400, "parameter_invalid", "lines.0.description");
+      expect(await dbSnapshot()).toBe(before);
+    },
+  );
 });
 
 describe("request bodies that are not a JSON object", () => {

@@ -96,6 +96,33 @@ describe("every es invoice gets a registration record in its own batch", () => {
     expect(res.body.error.message).toContain("VERI*FACTU");
     expect(await dbSnapshot()).toEqual(before);
   });
+
+  it.each([
+    ["a total of 13 whole digits", [ivaLine("826446280991.74")]],
+    [
+      "a row base of 13 whole digits under a small total",
+      [ivaLine("1000000000000"), ivaLine("-1000000000000", "reduced")],
+    ],
+  ])(
+    "amounts beyond 12 whole digits (what a record holds) are 400 param lines, not a 500: %s",
+    async (_, lines) => {
+      const { api } = await esAccount();
+      const customer = await customerWithAddress(api);
+      const before = await dbSnapshot();
+      const res = await api.post("/v1/invoices", { customer: customer.id, lines });
+      expectError(res, 400, "parameter_invalid", "lines");
+      expect(res.body.error.message).toContain("12 whole digits");
+      expect(await dbSnapshot()).toEqual(before);
+    },
+  );
+
+  it("an invoice whose total has exactly 12 whole digits is registered", async () => {
+    const { api } = await esAccount();
+    const customer = await customerWithAddress(api);
+    const invoice = await issue(api, { customer: customer.id, lines: [ivaLine("826446280991.73")] });
+    expect(invoice.total).toBe("999999999999.99");
+    expect(invoice.verifactu?.status).toBe("pending");
+  });
 });
 
 describe("records are chained per account and environment by AEAT's hash", () => {
