@@ -1,4 +1,5 @@
 import type { Database, DbUsage } from "./db/client";
+import type { ErrorCode } from "./lib/errors";
 import type { TaxRegimeId } from "./tax/types";
 
 /** Who is calling: set by the auth middleware on every authenticated route. */
@@ -24,5 +25,7 @@ export type AppEnv = {
     body: unknown;
     /** Set just before a route's handler runs: validation passed (what `Idempotency-Key` stores). */
     handlerStarted: boolean;
+    /** The code of the error response, set when one is built (what `Idempotency-Key` may store). */
+    errorCode: ErrorCode;
   };
 };

@@ -636,6 +636,22 @@ export interface operations {
           };
         };
       };
+      /** @description `parameter_unknown` */
+      400: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] & {
+            error?: {
+              /** @constant */
+              type?: "invalid_request_error";
+              /** @enum {unknown} */
+              code?: "parameter_unknown";
+            };
+          };
+        };
+      };
       /** @description `api_error` */
       500: {
         headers: {
@@ -678,6 +694,22 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: never;
+      };
+      /** @description `parameter_unknown` */
+      400: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] & {
+            error?: {
+              /** @constant */
+              type?: "invalid_request_error";
+              /** @enum {unknown} */
+              code?: "parameter_unknown";
+            };
+          };
+        };
       };
       /** @description `rate_limited` */
       429: {
@@ -738,6 +770,22 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: never;
+      };
+      /** @description `parameter_unknown` */
+      400: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] & {
+            error?: {
+              /** @constant */
+              type?: "invalid_request_error";
+              /** @enum {unknown} */
+              code?: "parameter_unknown";
+            };
+          };
+        };
       };
       /** @description `resource_missing` */
       404: {
@@ -1083,6 +1131,22 @@ export interface operations {
           "application/json": components["schemas"]["Customer"];
         };
       };
+      /** @description `parameter_unknown` */
+      400: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] & {
+            error?: {
+              /** @constant */
+              type?: "invalid_request_error";
+              /** @enum {unknown} */
+              code?: "parameter_unknown";
+            };
+          };
+        };
+      };
       /** @description `api_key_missing`, `api_key_invalid` */
       401: {
         headers: {
@@ -1167,20 +1231,20 @@ export interface operations {
         };
         content: never;
       };
-      /** @description `json_invalid` */
+      /** @description `parameter_unknown`, `json_invalid` */
       400: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
+          "application/json": components["schemas"]["Error"] & ({
             error?: {
               /** @constant */
               type?: "invalid_request_error";
               /** @enum {unknown} */
-              code?: "json_invalid";
+              code?: "parameter_unknown" | "json_invalid";
             };
-          };
+          });
         };
       };
       /** @description `api_key_missing`, `api_key_invalid` */
@@ -1787,6 +1851,22 @@ export interface operations {
           "application/json": components["schemas"]["PaymentInstruction"];
         };
       };
+      /** @description `parameter_unknown` */
+      400: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] & {
+            error?: {
+              /** @constant */
+              type?: "invalid_request_error";
+              /** @enum {unknown} */
+              code?: "parameter_unknown";
+            };
+          };
+        };
+      };
       /** @description `api_key_missing`, `api_key_invalid` */
       401: {
         headers: {
@@ -1871,20 +1951,20 @@ export interface operations {
         };
         content: never;
       };
-      /** @description `json_invalid` */
+      /** @description `parameter_unknown`, `json_invalid` */
       400: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
+          "application/json": components["schemas"]["Error"] & ({
             error?: {
               /** @constant */
               type?: "invalid_request_error";
               /** @enum {unknown} */
-              code?: "json_invalid";
+              code?: "parameter_unknown" | "json_invalid";
             };
-          };
+          });
         };
       };
       /** @description `api_key_missing`, `api_key_invalid` */
@@ -2196,6 +2276,22 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["Account"];
+        };
+      };
+      /** @description `parameter_unknown` */
+      400: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] & {
+            error?: {
+              /** @constant */
+              type?: "invalid_request_error";
+              /** @enum {unknown} */
+              code?: "parameter_unknown";
+            };
+          };
         };
       };
       /** @description `api_key_missing`, `api_key_invalid` */
@@ -2515,6 +2611,22 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["Event"];
+        };
+      };
+      /** @description `parameter_unknown` */
+      400: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] & {
+            error?: {
+              /** @constant */
+              type?: "invalid_request_error";
+              /** @enum {unknown} */
+              code?: "parameter_unknown";
+            };
+          };
         };
       };
       /** @description `api_key_missing`, `api_key_invalid` */
@@ -2856,6 +2968,22 @@ export interface operations {
           "application/json": components["schemas"]["EventDestination"];
         };
       };
+      /** @description `parameter_unknown` */
+      400: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] & {
+            error?: {
+              /** @constant */
+              type?: "invalid_request_error";
+              /** @enum {unknown} */
+              code?: "parameter_unknown";
+            };
+          };
+        };
+      };
       /** @description `api_key_missing`, `api_key_invalid` */
       401: {
         headers: {
@@ -2940,20 +3068,20 @@ export interface operations {
         };
         content: never;
       };
-      /** @description `json_invalid` */
+      /** @description `parameter_unknown`, `json_invalid` */
       400: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
+          "application/json": components["schemas"]["Error"] & ({
             error?: {
               /** @constant */
               type?: "invalid_request_error";
               /** @enum {unknown} */
-              code?: "json_invalid";
+              code?: "parameter_unknown" | "json_invalid";
             };
-          };
+          });
         };
       };
       /** @description `api_key_missing`, `api_key_invalid` */
@@ -3255,7 +3383,7 @@ export interface operations {
           "application/json": components["schemas"]["EventDestination"];
         };
       };
-      /** @description `parameter_invalid`, `json_invalid`, `idempotency_key_reused` */
+      /** @description `parameter_invalid`, `parameter_unknown`, `json_invalid`, `idempotency_key_reused` */
       400: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];
@@ -3266,7 +3394,7 @@ export interface operations {
               /** @constant */
               type?: "invalid_request_error";
               /** @enum {unknown} */
-              code?: "parameter_invalid" | "json_invalid" | "idempotency_key_reused";
+              code?: "parameter_invalid" | "parameter_unknown" | "json_invalid" | "idempotency_key_reused";
             };
           });
         };
@@ -3426,7 +3554,7 @@ export interface operations {
           "application/json": components["schemas"]["EventDestination"];
         };
       };
-      /** @description `parameter_invalid`, `json_invalid`, `idempotency_key_reused` */
+      /** @description `parameter_invalid`, `parameter_unknown`, `json_invalid`, `idempotency_key_reused` */
       400: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];
@@ -3437,7 +3565,7 @@ export interface operations {
               /** @constant */
               type?: "invalid_request_error";
               /** @enum {unknown} */
-              code?: "parameter_invalid" | "json_invalid" | "idempotency_key_reused";
+              code?: "parameter_invalid" | "parameter_unknown" | "json_invalid" | "idempotency_key_reused";
             };
           });
         };
@@ -3729,7 +3857,7 @@ export interface operations {
           "application/json": components["schemas"]["Event"];
         };
       };
-      /** @description `parameter_invalid`, `json_invalid`, `idempotency_key_reused` */
+      /** @description `parameter_invalid`, `parameter_unknown`, `json_invalid`, `idempotency_key_reused` */
       400: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];
@@ -3740,7 +3868,7 @@ export interface operations {
               /** @constant */
               type?: "invalid_request_error";
               /** @enum {unknown} */
-              code?: "parameter_invalid" | "json_invalid" | "idempotency_key_reused";
+              code?: "parameter_invalid" | "parameter_unknown" | "json_invalid" | "idempotency_key_reused";
             };
           });
         };
@@ -4550,6 +4678,22 @@ export interface operations {
           "application/json": components["schemas"]["Invoice"];
         };
       };
+      /** @description `parameter_unknown` */
+      400: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] & {
+            error?: {
+              /** @constant */
+              type?: "invalid_request_error";
+              /** @enum {unknown} */
+              code?: "parameter_unknown";
+            };
+          };
+        };
+      };
       /** @description `api_key_missing`, `api_key_invalid` */
       401: {
         headers: {
@@ -4634,6 +4778,22 @@ export interface operations {
         };
         content: {
           "application/xml": unknown;
+        };
+      };
+      /** @description `parameter_unknown` */
+      400: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] & {
+            error?: {
+              /** @constant */
+              type?: "invalid_request_error";
+              /** @enum {unknown} */
+              code?: "parameter_unknown";
+            };
+          };
         };
       };
       /** @description `api_key_missing`, `api_key_invalid` */
@@ -4722,6 +4882,22 @@ export interface operations {
           "application/pdf": unknown;
         };
       };
+      /** @description `parameter_unknown` */
+      400: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] & {
+            error?: {
+              /** @constant */
+              type?: "invalid_request_error";
+              /** @enum {unknown} */
+              code?: "parameter_unknown";
+            };
+          };
+        };
+      };
       /** @description `api_key_missing`, `api_key_invalid` */
       401: {
         headers: {
@@ -4808,6 +4984,22 @@ export interface operations {
           "application/json": components["schemas"]["TaxId"];
         };
       };
+      /** @description `parameter_unknown` */
+      400: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] & {
+            error?: {
+              /** @constant */
+              type?: "invalid_request_error";
+              /** @enum {unknown} */
+              code?: "parameter_unknown";
+            };
+          };
+        };
+      };
       /** @description `api_key_missing`, `api_key_invalid` */
       401: {
         headers: {
@@ -4886,6 +5078,22 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["Balance"];
+        };
+      };
+      /** @description `parameter_unknown` */
+      400: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] & {
+            error?: {
+              /** @constant */
+              type?: "invalid_request_error";
+              /** @enum {unknown} */
+              code?: "parameter_unknown";
+            };
+          };
         };
       };
       /** @description `api_key_missing`, `api_key_invalid` */
@@ -5050,6 +5258,22 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["BalanceTransaction"];
+        };
+      };
+      /** @description `parameter_unknown` */
+      400: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] & {
+            error?: {
+              /** @constant */
+              type?: "invalid_request_error";
+              /** @enum {unknown} */
+              code?: "parameter_unknown";
+            };
+          };
         };
       };
       /** @description `api_key_missing`, `api_key_invalid` */

@@ -24,8 +24,11 @@ export function errorCodesByStatus(route: Route): Map<number, ErrorCode[]> {
     if (route.method !== "get")
       add("json_invalid", "request_too_large", "unsupported_media_type", "account_moving");
   }
-  if (route.request?.query) add("parameter_invalid", "parameter_unknown");
-  if (route.request?.json) add("parameter_invalid", "parameter_missing", "parameter_unknown");
+  // Every route refuses unknown query parameters, and every route that is not a GET unknown
+  // body fields, schema or not (src/lib/route.ts).
+  add("parameter_unknown");
+  if (route.request?.query) add("parameter_invalid");
+  if (route.request?.json) add("parameter_invalid", "parameter_missing");
   if (route.path.includes("/:")) add("resource_missing");
   if (route.method === "post" && !route.public) {
     // Idempotency-Key: a malformed key, a key reused with another request, a key still running.

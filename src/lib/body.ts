@@ -8,6 +8,31 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
+/**
+ * No request schema nests deeper than a few levels. V8 parses JSON of any depth but cannot
+ * serialize it back (JSON.stringify overflows its stack), which the idempotency hash does: a
+ * body nested past this is refused up front, never a 500.
+ */
+const MAX_DEPTH = 64;
+
+/** Whether valid JSON `text` opens more than `max` arrays or objects inside one another. */
+function deeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 0x5c)
+        i++; // a backslash escapes the next character
+      else if (ch === 0x22) inString = false;
+    } else if (ch === 0x22) inString = true;
+    else if (ch === 0x5b || ch === 0x7b) {
+      if (++depth > max) return true;
+    } else if (ch === 0x5d || ch === 0x7d) depth--;
+  }
+  return false;
+}
+
 const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 const limit = bodyLimit({
@@ -45,11 +70,19 @@ export const jsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
     } catch {
       throw new ApiError("json_invalid", "The request body is not valid UTF-8.");
     }
+    let body: unknown;
     try {
-      c.set("body", JSON.parse(text));
+      body = JSON.parse(text);
     } catch {
       throw new ApiError("json_invalid", "The request body is not valid JSON.");
     }
+    if (text.length > 2 * MAX_DEPTH && deeperThan(text, MAX_DEPTH)) {
+      throw new ApiError(
+        "json_invalid",
+        `The request body nests arrays and objects more than ${MAX_DEPTH} deep.`,
+      );
+    }
+    c.set("body", body);
     await next();
   });
 };

@@ -77,6 +77,7 @@ export function notFound(resource: string, id: string, param?: string): ApiError
 }
 
 export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
+  c.set("errorCode", error.code);
   const body = {
     error: {
       type: error.type,

@@ -5,7 +5,7 @@ import { idempotencyKeys } from "../db/schema";
 import type { AppEnv } from "../env";
 import { nowIso, nowMs } from "./clock";
 import { sha256Hex } from "./crypto";
-import { ApiError } from "./errors";
+import { ApiError, type ErrorCode } from "./errors";
 import { deleteExpired } from "./retention";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
@@ -14,12 +14,22 @@ const TTL_MS = 24 * 60 * 60 * 1000;
 /** A first request still "running" after this long died with its isolate: its key is free again. */
 const ABANDONED_AFTER_MS = 60_000;
 const KEY_FORMAT = /^[\x20-\x7e]{1,255}$/;
+/**
+ * A request that fails validation is not stored, wherever the check runs: in the schema, or in
+ * the handler (a Tax ID's check digit, a webhook URL's host, an invoice's line rules), so the
+ * corrected request can be retried with the same key.
+ */
+const VALIDATION_CODES: ReadonlySet<ErrorCode | undefined> = new Set<ErrorCode>([
+  "parameter_invalid",
+  "parameter_missing",
+  "parameter_unknown",
+]);
 
 /**
  * `Idempotency-Key` on a POST, with Stripe's semantics: once the handler has run, its
  * response (2xx, or a 4xx from a business rule) is stored per account, environment and key
  * and replayed byte for byte with `Idempotent-Replayed: true`. A request that failed
- * validation, a 5xx, or one that never reached its handler is not stored. The same key with
+ * validation (`VALIDATION_CODES`), a 5xx, or one that never reached its handler is not stored. The same key with
  * another path or body is 400 `idempotency_key_reused`; a second request while the first
  * runs is 409 `idempotency_key_in_use`. The key is claimed with one conditional insert, so
  * concurrent requests with one key cannot both run.
@@ -93,7 +103,7 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
 
   await next();
   const res = c.res;
-  if (!c.get("handlerStarted") || res.status >= 500) {
+  if (!c.get("handlerStarted") || res.status >= 500 || VALIDATION_CODES.has(c.get("errorCode"))) {
     await counted(db, db.delete(k).where(byKey));
     return;
   }

@@ -63,6 +63,9 @@ export function route<R extends RequestSchemas>(def: Route<R>): Route<R> {
   return def;
 }
 
+/** No parameters at all: what a route without a query or body schema accepts. */
+const NONE = z.object({}).strict();
+
 /** The `:id` of a resource path. */
 export const idParams = z.object({ id: z.string() }).strict();
 
@@ -75,8 +78,11 @@ export function mount(app: Hono<AppEnv>, routes: readonly Route<RequestSchemas>[
     // Every authenticated POST accepts `Idempotency-Key`; the claim comes before validation.
     const steps: MiddlewareHandler<AppEnv>[] = r.method === "post" && !r.public ? [idempotency] : [];
     if (r.request?.params) steps.push(validate("param", r.request.params));
-    if (r.request?.query) steps.push(validate("query", r.request.query));
+    // A route without a query or body schema takes none: an unknown parameter is a 400
+    // there too, never silently ignored.
+    steps.push(validate("query", r.request?.query ?? NONE));
     if (r.request?.json) steps.push(validateJson(r.request.json));
+    else if (r.method !== "get") steps.push(validateJson(NONE));
     steps.push(...(r.middleware ?? []));
     app.on(r.method.toUpperCase(), [r.path], ...steps, (c) => {
       // `valid` is typed per Hono route; the route's own schemas type `input` instead.

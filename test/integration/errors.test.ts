@@ -257,6 +257,44 @@ describe("error model", () => {
   });
 });
 
+describe("unknown parameters are 400 parameter_unknown on every route, with or without a schema", () => {
+  it("a query parameter on a route that takes none (GET /v1/account, a retrieve, the public catalog)", async () => {
+    const account = await createAccount();
+    const api = client(account.testKey);
+    const customer = await createCustomer(api);
+    expectError(await api.get("/v1/account?bogus=1"), 400, "parameter_unknown", "bogus");
+    expectError(await api.get(`/v1/customers/${customer.id}?expand=x`), 400, "parameter_unknown", "expand");
+    expectError(await request("GET", "/v1/tax-regimes/es?v=2"), 400, "parameter_unknown", "v");
+    expectStatus(await api.get("/v1/account"), 200);
+  });
+
+  it("a body field on an action that takes none (POST …/disable, DELETE) writes nothing", async () => {
+    const account = await createAccount();
+    const api = client(account.testKey);
+    const dest = await api.post("/v1/event-destinations", {
+      name: "Hooks",
+      url: "https://hooks.example.com/in",
+      // Not an event this test causes: nothing is delivered.
+      enabled_events: ["invoice.issued"],
+    });
+    expectStatus(dest, 201);
+    const res = await api.post(`/v1/event-destinations/${dest.body.id}/disable`, { bogus: 1 });
+    expectError(res, 400, "parameter_unknown", "bogus");
+    expect((await api.get(`/v1/event-destinations/${dest.body.id}`)).body.status).toBe("enabled");
+    const customer = await createCustomer(api);
+    const del = await request(
+      "DELETE",
+      `/v1/customers/${customer.id}`,
+      { force: true },
+      { key: account.testKey },
+    );
+    expectError(del, 400, "parameter_unknown", "force");
+    expectStatus(await api.get(`/v1/customers/${customer.id}`), 200);
+    // No body at all, or an empty object, is what these actions take.
+    expectStatus(await api.post(`/v1/event-destinations/${dest.body.id}/disable`, {}), 200);
+  });
+});
+
 describe("authentication comes before body checks", () => {
   it.each([
     ["a body that is not JSON", { rawBody: "name=x", headers: { "content-type": "text/plain" } }],

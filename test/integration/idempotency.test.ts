@@ -58,6 +58,51 @@ describe("Idempotency-Key on every POST (Stripe's semantics)", () => {
     expectStatus(await post(account.testKey, "/v1/customers", validCustomer, "fix-me"), 201);
   });
 
+  it.each([
+    [
+      "a Tax ID's check digit",
+      "/v1/customers",
+      { ...validCustomer, tax_id: { country: "ES", type: "es_nif", value: "B12345670" } },
+      validCustomer,
+      "tax_id.value",
+    ],
+    [
+      "a webhook URL's host",
+      "/v1/event-destinations",
+      { name: "Hooks", url: "https://10.0.0.1/hooks", enabled_events: ["customer.created"] },
+      { name: "Hooks", url: "https://hooks.example.com/in", enabled_events: ["customer.created"] },
+      "url",
+    ],
+  ] as const)(
+    "a request that fails validation in its handler (%s) is not stored either",
+    async (_, path, bad, good, param) => {
+      const account = await createAccount();
+      expectError(await post(account.testKey, path, bad, "fix-me"), 400, "parameter_invalid", param);
+      expect(await storedKeys(account.id)).toBe(0);
+      expectStatus(await post(account.testKey, path, good, "fix-me"), 201);
+    },
+  );
+
+  it("a body nested past 64 levels is 400 json_invalid with a key too (never a 500), and stores nothing", async () => {
+    const account = await createAccount();
+    const deep = `{"name":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
+    const res = await request("POST", "/v1/customers", undefined, {
+      key: account.testKey,
+      rawBody: deep,
+      headers: { "content-type": "application/json", "idempotency-key": "deep" },
+    });
+    expectError(res, 400, "json_invalid");
+    expect(await storedKeys(account.id)).toBe(0);
+    // 64 levels are still JSON the API reads (and refuses by its schema, as any wrong type).
+    const nested = `{"name":${"[".repeat(63)}${"]".repeat(63)}}`;
+    const ok = await request("POST", "/v1/customers", undefined, {
+      key: account.testKey,
+      rawBody: nested,
+      headers: { "content-type": "application/json", "idempotency-key": "nested" },
+    });
+    expectError(ok, 400, "parameter_invalid", "name");
+  });
+
   it("a 4xx from a business rule is stored and replayed", async () => {
     const account = await createAccount();
     const api = client(account.testKey);
