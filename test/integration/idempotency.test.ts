@@ -83,6 +83,26 @@ describe("Idempotency-Key on every POST (Stripe's semantics)", () => {
     },
   );
 
+  it("an invoice refused by its line rules (found while building it) is not stored: the corrected one issues with the key", async () => {
+    const account = await createAccount({ taxRegime: "global" });
+    const line = { description: "Service", quantity: "1", unit_price: "10.00", taxes: [] };
+    const bad = await post(
+      account.testKey,
+      "/v1/invoices",
+      { type: "simplified", currency: "XYZ", lines: [line] },
+      "inv",
+    );
+    expectError(bad, 400, "parameter_invalid", "currency");
+    expect(await storedKeys(account.id)).toBe(0);
+    const good = await post(
+      account.testKey,
+      "/v1/invoices",
+      { type: "simplified", currency: "EUR", lines: [line] },
+      "inv",
+    );
+    expectStatus(good, 201);
+  });
+
   it("a body nested past 64 levels is 400 json_invalid with a key too (never a 500), and stores nothing", async () => {
     const account = await createAccount();
     const deep = `{"name":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;

@@ -590,3 +590,43 @@ describeAuthMatrix({
   },
   read: (key, id) => getInvoice(client(key), id),
 });
+
+describe("An invoice too large to store is 400, not a 500 (D1 holds 2,000,000 bytes a row)", () => {
+  /** 200 lines of long descriptions, each with 10 custom taxes of long distinct names. */
+  const line = (i: number, description: string, nameLength: number) => ({
+    description,
+    quantity: "1",
+    unit_price: "1",
+    taxes: Array.from({ length: 10 }, (_, t) => ({
+      name: `${"€".repeat(nameLength)}${String(i * 10 + t).padStart(4, "0")}`,
+      rate: "10%",
+      effect: "added",
+    })),
+  });
+
+  it("a body within 1 MiB whose invoice would exceed 1,000,000 bytes of JSON → 400 param lines, writing nothing", async () => {
+    const account = await createAccount({ taxRegime: "global" });
+    const api = client(account.testKey);
+    const body = {
+      type: "simplified",
+      lines: Array.from({ length: 200 }, (_, i) => line(i, "€".repeat(900), 60)),
+    };
+    expect(new TextEncoder().encode(JSON.stringify(body)).byteLength).toBeLessThan(1024 * 1024);
+    const before = await dbSnapshot();
+    const res = await api.post("/v1/invoices", body);
+    expectError(res, 400, "parameter_invalid", "lines");
+    expect(res.body.error.message).toContain("too large to store");
+    expect(await dbSnapshot()).toBe(before);
+  });
+
+  it("the same shape with shorter texts is issued: 200 lines and 2,000 breakdown rows", async () => {
+    const account = await createAccount({ taxRegime: "global" });
+    const api = client(account.testKey);
+    const inv = await issue(api, {
+      type: "simplified",
+      lines: Array.from({ length: 200 }, (_, i) => line(i, "Servicio", 8)),
+    });
+    expect(inv.lines).toHaveLength(200);
+    expect(inv.tax_breakdown).toHaveLength(2000);
+  });
+});

@@ -15,7 +15,7 @@ import { ApiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { route } from "../../lib/route";
 import { requestSubmission } from "../../verifactu/dispatch";
-import { createInvoiceBody, invoiceObject } from "./schemas";
+import { createInvoiceBody, type Invoice, invoiceObject } from "./schemas";
 import { serializeInvoice } from "./serialize";
 
 // The INSERT takes its own number, so concurrent issues never race for one. What can still
@@ -32,6 +32,26 @@ function lostRace(err: unknown): boolean {
     isRaised(err, "invoice_prefix_changed") ||
     isRaised(err, "issue_date_out_of_order")
   );
+}
+
+/**
+ * D1 stores at most 2,000,000 bytes a row, and the invoice row and its `invoice.issued` event
+ * each hold about one copy of the invoice (its lines, breakdown and snapshots): a body within
+ * the 1 MiB limit can still make an invoice too large to store (long texts repeated in many
+ * custom taxes), which is refused rather than failing as a 500.
+ */
+const MAX_INVOICE_BYTES = 1_000_000;
+const utf8 = new TextEncoder();
+
+function refuseOversized(invoice: Invoice): void {
+  const bytes = utf8.encode(JSON.stringify(invoice)).byteLength;
+  if (bytes > MAX_INVOICE_BYTES) {
+    throw new ApiError(
+      "parameter_invalid",
+      `The invoice is too large to store: ${bytes} bytes as JSON, at most ${MAX_INVOICE_BYTES}; use fewer or shorter lines and taxes.`,
+      { param: "lines" },
+    );
+  }
 }
 
 export const createInvoice = route({
@@ -82,6 +102,7 @@ export const createInvoice = route({
       const { draft, pending } = es
         ? withRecord(built, caller, ctx.corrected)
         : { draft: built, pending: pendingCopy(built) };
+      refuseOversized(pending);
       // The usage debit names this event, so its id is known before the batch.
       const issuedId = newId("event");
       const debit = usageDebit(db, caller, {
