@@ -1,3 +1,4 @@
+import type { BatchItem } from "drizzle-orm/batch";
 import type { Database, DbUsage } from "./db/client";
 import type { ErrorCode } from "./lib/errors";
 import type { TaxRegimeId } from "./tax/types";
@@ -25,6 +26,11 @@ export type AppEnv = {
     body: unknown;
     /** Set just before a route's handler runs: validation passed (what `Idempotency-Key` stores). */
     handlerStarted: boolean;
+    /**
+     * Set by `Idempotency-Key`: the statement that marks the key's write as made, which a
+     * request's write batch carries (`writerOf`), so a committed write is never run twice.
+     */
+    idempotencyMark: BatchItem<"sqlite">;
     /** The code of the error response, set when one is built (what `Idempotency-Key` may store). */
     errorCode: ErrorCode;
   };

@@ -3,13 +3,14 @@ import type { Database } from "../db/client";
 import type { AppEnv } from "../env";
 import type { Scope, Writer } from "./write";
 
-/** The request's writer: its database, its caller's scope, its `waitUntil`. */
+/** The request's writer: its database, its caller's scope, its `waitUntil`, its `Idempotency-Key` mark. */
 export function writerOf(c: Context<AppEnv>): Writer {
   return {
     db: c.get("db"),
     env: c.env,
     scope: c.get("caller"),
     waitUntil: (promise) => c.executionCtx.waitUntil(promise),
+    idempotencyMark: c.get("idempotencyMark"),
   };
 }
 

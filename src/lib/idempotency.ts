@@ -1,4 +1,4 @@
-import { and, eq, type SQL, sql } from "drizzle-orm";
+import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
 import { counted } from "../db/client";
 import { idempotencyKeys } from "../db/schema";
@@ -13,6 +13,12 @@ export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 const TTL_MS = 24 * 60 * 60 * 1000;
 /** A first request still "running" after this long died with its isolate: its key is free again. */
 const ABANDONED_AFTER_MS = 60_000;
+/**
+ * `response_status` of a key whose request committed its write but has not stored its
+ * response yet: set inside the write's own batch (`Writer.idempotencyMark`), so a request that
+ * dies after its write (or fails to store its response) is never taken over and run twice.
+ */
+const COMMITTED = 0;
 const KEY_FORMAT = /^[\x20-\x7e]{1,255}$/;
 /**
  * A request that fails validation is not stored, wherever the check runs: in the schema, or in
@@ -92,6 +98,12 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
         "A request with this Idempotency-Key is still running; retry later.",
       );
     }
+    if (stored.responseStatus === COMMITTED) {
+      throw new ApiError(
+        "idempotency_key_in_use",
+        "The request with this Idempotency-Key made its changes, and its response is not stored (yet, or it was lost): it will not run again. Retry later, or find the object with a list request.",
+      );
+    }
     return new Response(stored.responseBody, {
       status: stored.responseStatus,
       headers: {
@@ -101,10 +113,18 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
     });
   }
 
+  c.set(
+    "idempotencyMark",
+    db
+      .update(k)
+      .set({ responseStatus: COMMITTED })
+      .where(and(byKey, isNull(k.responseStatus))),
+  );
   await next();
   const res = c.res;
   if (!c.get("handlerStarted") || res.status >= 500 || VALIDATION_CODES.has(c.get("errorCode"))) {
-    await counted(db, db.delete(k).where(byKey));
+    // A key whose write committed stays (COMMITTED): its request must not run again.
+    await counted(db, db.delete(k).where(and(byKey, isNull(k.responseStatus))));
     return;
   }
   await counted(

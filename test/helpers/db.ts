@@ -1,7 +1,13 @@
 import { env } from "cloudflare:workers";
 import { expect, onTestFinished, vi } from "vitest";
 
-type AccountTable = "customers" | "payment_instructions" | "event_destinations" | "events";
+type AccountTable =
+  | "customers"
+  | "payment_instructions"
+  | "event_destinations"
+  | "events"
+  | "invoices"
+  | "balance_transactions";
 
 /** How many rows of `table` belong to the account: "a rejected request writes nothing". */
 export async function countRows(table: AccountTable, accountId: string): Promise<number> {

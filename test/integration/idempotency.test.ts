@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { sha256Hex } from "../../src/lib/crypto";
 import { deleteExpiredIdempotencyKeys } from "../../src/lib/idempotency";
 import type { Invoice } from "../../src/routes/invoices/schemas";
 import { client, expectStatus, request } from "../helpers/api";
@@ -154,6 +155,57 @@ describe("Idempotency-Key on every POST (Stripe's semantics)", () => {
     expect(replay.text).toBe(first.text);
     expect(await countRows("events", account.id)).toBe(events);
     expect((await issue(api, body)).number).toBe("INV-0002");
+  });
+
+  it("a request whose write committed but whose response was not stored never runs again: no second invoice, no second debit", async () => {
+    const clock = useClock(Date.now());
+    const account = await createAccount();
+    const api = client(account.testKey);
+    await setProfile(api);
+    const customer = await customerWithAddress(api);
+    const body = { customer: customer.id, lines: [ivaLine()] };
+    // The response cannot be stored (as when the isolate dies, or D1 fails, right after the write).
+    await env.DB.exec(
+      "CREATE TRIGGER test_lose_response BEFORE UPDATE OF response_body ON idempotency_keys WHEN NEW.response_body IS NOT NULL BEGIN SELECT RAISE(ABORT, 'lost'); END",
+    );
+    try {
+      expectError(await post(account.testKey, "/v1/invoices", body, "lost"), 500, "api_error");
+    } finally {
+      await env.DB.exec("DROP TRIGGER test_lose_response");
+    }
+    expect(await countRows("invoices", account.id)).toBe(1);
+    const debits = await countRows("balance_transactions", account.id);
+    // Long past the 60 s after which a request that never wrote frees its key.
+    clock.advance(10 * 60 * 1000);
+    const retry = await post(account.testKey, "/v1/invoices", body, "lost");
+    expectError(retry, 409, "idempotency_key_in_use");
+    expect(retry.body.error.message).toContain("will not run again");
+    expect(await countRows("invoices", account.id)).toBe(1);
+    expect(await countRows("balance_transactions", account.id)).toBe(debits);
+  });
+
+  it("a first request that died before writing frees its key after 60 s: the retry runs", async () => {
+    const clock = useClock(Date.now());
+    const account = await createAccount();
+    // What a request leaves when its isolate dies before its write: the claim alone.
+    await env.DB.prepare(
+      "INSERT INTO idempotency_keys (account_id, live, key, request_hash, created_at, expires_at) VALUES (?, 0, 'died', ?, ?, ?)",
+    )
+      .bind(
+        account.id,
+        await sha256Hex(`POST /v1/customers\n${JSON.stringify(validCustomer)}`),
+        new Date(clock.now()).toISOString(),
+        new Date(clock.now() + 24 * HOUR).toISOString(),
+      )
+      .run();
+    expectError(
+      await post(account.testKey, "/v1/customers", validCustomer, "died"),
+      409,
+      "idempotency_key_in_use",
+    );
+    clock.advance(61_000);
+    expectStatus(await post(account.testKey, "/v1/customers", validCustomer, "died"), 201);
+    expect(await countRows("customers", account.id)).toBe(1);
   });
 
   it("concurrent requests with one key run once: the others are 409 idempotency_key_in_use or the replay", async () => {
