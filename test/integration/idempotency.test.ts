@@ -184,6 +184,24 @@ describe("Idempotency-Key on every POST (Stripe's semantics)", () => {
     expect(await countRows("balance_transactions", account.id)).toBe(debits);
   });
 
+  it("a 5xx is not stored: the same key then carries the retry, which runs", async () => {
+    const account = await createAccount();
+    // D1 failing the write: the request is a 500 and nothing was written.
+    await env.DB.exec(
+      "CREATE TRIGGER test_fail_insert BEFORE INSERT ON customers BEGIN SELECT RAISE(ABORT, 'unavailable'); END",
+    );
+    try {
+      expectError(await post(account.testKey, "/v1/customers", validCustomer, "after-500"), 500, "api_error");
+    } finally {
+      await env.DB.exec("DROP TRIGGER test_fail_insert");
+    }
+    expect(await storedKeys(account.id)).toBe(0);
+    const retry = await post(account.testKey, "/v1/customers", validCustomer, "after-500");
+    expectStatus(retry, 201);
+    expect(retry.headers.get("idempotent-replayed")).toBeNull();
+    expect(await countRows("customers", account.id)).toBe(1);
+  });
+
   it("a first request that died before writing frees its key after 60 s: the retry runs", async () => {
     const clock = useClock(Date.now());
     const account = await createAccount();

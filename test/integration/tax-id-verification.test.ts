@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { TaxRegimeId } from "../../src/constants";
+import viesNamed from "../fixtures/registries/vies-valid-named.json";
 import { afterResponses } from "../helpers/after-response";
 import { type ApiClient, client, expectStatus } from "../helpers/api";
 import { useClock } from "../helpers/clock";
@@ -158,6 +159,31 @@ describe("which Tax IDs are verified", () => {
     expect(nif.taxId).toMatchObject({ live: true, verification: null });
     await afterResponses();
     expect(checks.sent.map((m) => m.body.tax_id_id)).toEqual([vat.taxId.id]);
+  });
+
+  it("in Live, VIES's trader name and address reach the Tax ID as verified_name and verified_address, and its event", async () => {
+    const checks = captureChecks();
+    const api = client((await createAccount()).liveKey);
+    // The network boundary: VIES answers with its recorded payload for a named trader.
+    const fetchSpy = vi.spyOn(globalThis, "fetch").mockImplementation(async () => Response.json(viesNamed));
+    const { taxId, current } = await customerWith(api, {
+      country: "BE",
+      type: "eu_vat",
+      value: "BE0244142664",
+    });
+    await playChecks(checks);
+    expect(String(fetchSpy.mock.calls[0]?.[0])).toContain("ec.europa.eu");
+    const verification = {
+      status: "completed",
+      valid: true,
+      completed_at: expect.any(String),
+      verified_name: "NV OR De Vlaamse Radio- en Televisieomroeporganisatie",
+      verified_address: "Auguste Reyerslaan 52, 1030 Schaarbeek",
+    };
+    expect((await current())?.verification).toEqual(verification);
+    expect((await api.get(`/v1/tax-ids/${taxId.id}`)).body.verification).toEqual(verification);
+    const events = (await listEvents(api, "?type=tax_id.verification.completed")).data;
+    expect(events.map((e) => (e.data.object as TaxId).verification)).toEqual([verification]);
   });
 
   it("replacing a customer's Tax ID verifies the new one; the customer event shows it pending", async () => {
