@@ -210,6 +210,45 @@ describe("the typed client example against npm start", () => {
     if (state) rmSync(state, { recursive: true, force: true });
   }, 30_000);
 
+  it("the local seed gives all four dev environments a complete, valid profile and 100.00 EUR of credit: each key issues at once", async () => {
+    for (const key of [
+      "sk_test_es_localdev",
+      "sk_live_es_localdev",
+      "sk_test_global_localdev",
+      "sk_live_global_localdev",
+    ]) {
+      const get = async (path: string) => {
+        const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${key}` } });
+        expect(res.status, `${key} GET ${path}`).toBe(200);
+        return (await res.json()) as Record<string, any>;
+      };
+      const account = await get("/v1/account");
+      expect(account.legal_name, key).toEqual(expect.any(String));
+      expect(account.tax_id, key).toMatchObject({ country: expect.any(String), value: expect.any(String) });
+      expect(account.address, key).toMatchObject({ line_1: expect.any(String), country: expect.any(String) });
+      const credits = await get("/v1/balance-transactions?type=top_up");
+      expect(
+        credits.data.map((t: { amount: string }) => t.amount),
+        key,
+      ).toEqual(["100.00"]);
+      const regimeLine =
+        account.tax_regime === "es"
+          ? {
+              description: "Café",
+              quantity: "1",
+              unit_price: "2.00",
+              taxes: [{ tax: "iva", rule: "general" }],
+            }
+          : { description: "Coffee", quantity: "1", unit_price: "2.00", taxes: [] };
+      const issued = await fetch(`${base}/v1/invoices`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ type: "simplified", lines: [regimeLine] }),
+      });
+      expect(issued.status, `${key}: ${await issued.clone().text()}`).toBe(201);
+    }
+  }, 60_000);
+
   it("creates a Spanish customer, issues an invoice with IVA and IRPF, verifies invoice.issued and fetches the event", async () => {
     const result = await runExample({ API_BASE: base, API_KEY: "sk_test_es_localdev" });
     const output = `${result.stdout}\n--- stderr ---\n${result.stderr}\n--- server ---\n${serverOutput}`;
