@@ -115,6 +115,15 @@ describe("ping", () => {
     expect(t.callsTo(dest.url)).toEqual([]);
   });
 
+  it("a ping that cannot be queued is a 500 that leaves no event behind", async () => {
+    const dest = await createDestination(t.api);
+    const events = await countRows("events", t.account.id);
+    vi.spyOn(env.WEBHOOKS, "send").mockRejectedValueOnce(new Error("queue unavailable"));
+    expectError(await t.api.post(`/v1/event-destinations/${dest.id}/ping`), 500, "api_error");
+    expect(await countRows("events", t.account.id)).toBe(events);
+    expect((await listEvents(t.api, "?type=event_destination.ping")).data).toEqual([]);
+  });
+
   it("a ping retried with its Idempotency-Key is sent once and answers the same event", async () => {
     const dest = await createDestination(t.api);
     const control = await createDestination(t.api);

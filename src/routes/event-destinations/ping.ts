@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import { counted } from "../../db/client";
 import { events } from "../../db/schema";
 import { serializeEvent } from "../../events/serialize";
@@ -23,7 +24,14 @@ export const pingDestination = route({
     assertEnabled(destination);
     const event = pingEvent(destination, serializeDestination(destination, { withSecret: false }));
     await counted(db, db.insert(events).values(event));
-    await queueDelivery(c.env, event.id, destination.id);
+    try {
+      await queueDelivery(c.env, event.id, destination.id);
+    } catch (err) {
+      // The ping is born dispatched, so no sweep would ever send it: a ping that could not be
+      // queued leaves no event behind, and the 500 means "nothing happened, retry".
+      await counted(db, db.delete(events).where(eq(events.id, event.id)));
+      throw err;
+    }
     return c.json(serializeEvent(event));
   },
 });
