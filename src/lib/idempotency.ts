@@ -35,10 +35,11 @@ const VALIDATION_CODES: ReadonlySet<ErrorCode | undefined> = new Set<ErrorCode>(
  * `Idempotency-Key` on a POST, with Stripe's semantics: once the handler has run, its
  * response (2xx, or a 4xx from a business rule) is stored per account, environment and key
  * and replayed byte for byte with `Idempotent-Replayed: true`. A request that failed
- * validation (`VALIDATION_CODES`), a 5xx, or one that never reached its handler is not stored. The same key with
- * another path or body is 400 `idempotency_key_reused`; a second request while the first
- * runs is 409 `idempotency_key_in_use`. The key is claimed with one conditional insert, so
- * concurrent requests with one key cannot both run.
+ * validation (`VALIDATION_CODES`), a 5xx, or one that never reached its handler is not
+ * stored, unless its write committed (`COMMITTED`). The same key with another path or body
+ * is 400 `idempotency_key_reused`; a second request while the first runs is 409
+ * `idempotency_key_in_use`. The key is claimed with one conditional insert, so concurrent
+ * requests with one key cannot both run.
  */
 export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
   const key = c.req.header(IDEMPOTENCY_HEADER);

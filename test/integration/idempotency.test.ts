@@ -20,6 +20,16 @@ const storedKeys = async (accountId: string) =>
     .bind(accountId)
     .first<number>("n")) ?? 0;
 
+/** Runs `fn` while a trigger makes D1 fail the writes `when` names (`BEFORE INSERT ON customers`). */
+async function failingWith<T>(when: string, fn: () => Promise<T>): Promise<T> {
+  await env.DB.exec(`CREATE TRIGGER test_failure ${when} BEGIN SELECT RAISE(ABORT, 'failure'); END`);
+  try {
+    return await fn();
+  } finally {
+    await env.DB.exec("DROP TRIGGER test_failure");
+  }
+}
+
 describe("Idempotency-Key on every POST (Stripe's semantics)", () => {
   it("a retried create replays the first response byte for byte, marked Idempotent-Replayed, and creates nothing", async () => {
     const account = await createAccount();
@@ -165,14 +175,11 @@ describe("Idempotency-Key on every POST (Stripe's semantics)", () => {
     const customer = await customerWithAddress(api);
     const body = { customer: customer.id, lines: [ivaLine()] };
     // The response cannot be stored (as when the isolate dies, or D1 fails, right after the write).
-    await env.DB.exec(
-      "CREATE TRIGGER test_lose_response BEFORE UPDATE OF response_body ON idempotency_keys WHEN NEW.response_body IS NOT NULL BEGIN SELECT RAISE(ABORT, 'lost'); END",
+    const first = await failingWith(
+      "BEFORE UPDATE OF response_body ON idempotency_keys WHEN NEW.response_body IS NOT NULL",
+      () => post(account.testKey, "/v1/invoices", body, "lost"),
     );
-    try {
-      expectError(await post(account.testKey, "/v1/invoices", body, "lost"), 500, "api_error");
-    } finally {
-      await env.DB.exec("DROP TRIGGER test_lose_response");
-    }
+    expectError(first, 500, "api_error");
     expect(await countRows("invoices", account.id)).toBe(1);
     const debits = await countRows("balance_transactions", account.id);
     // Long past the 60 s after which a request that never wrote frees its key.
@@ -187,14 +194,10 @@ describe("Idempotency-Key on every POST (Stripe's semantics)", () => {
   it("a 5xx is not stored: the same key then carries the retry, which runs", async () => {
     const account = await createAccount();
     // D1 failing the write: the request is a 500 and nothing was written.
-    await env.DB.exec(
-      "CREATE TRIGGER test_fail_insert BEFORE INSERT ON customers BEGIN SELECT RAISE(ABORT, 'unavailable'); END",
+    const first = await failingWith("BEFORE INSERT ON customers", () =>
+      post(account.testKey, "/v1/customers", validCustomer, "after-500"),
     );
-    try {
-      expectError(await post(account.testKey, "/v1/customers", validCustomer, "after-500"), 500, "api_error");
-    } finally {
-      await env.DB.exec("DROP TRIGGER test_fail_insert");
-    }
+    expectError(first, 500, "api_error");
     expect(await storedKeys(account.id)).toBe(0);
     const retry = await post(account.testKey, "/v1/customers", validCustomer, "after-500");
     expectStatus(retry, 201);
