@@ -2,7 +2,7 @@
 import { afterEach, beforeAll, describe, vi } from "vitest";
 import { client } from "../helpers/api";
 import { createAccount, createCustomer, createInstruction } from "../helpers/factories";
-import { customerWithAddress, issue, ivaLine, setProfile } from "../helpers/invoices";
+import { customerWithAddress, issue, ivaLine, setProfile, workedLine } from "../helpers/invoices";
 import { sweepWrite } from "../helpers/sweep";
 
 describe("bad input sweep: POST /v1/invoices", () => {
@@ -29,17 +29,7 @@ describe("bad input sweep: POST /v1/invoices", () => {
     body: () => ({
       customer: es.customer,
       series: "SWEEP",
-      lines: [
-        {
-          description: "Servicio",
-          quantity: "3",
-          unit_price: "33.333",
-          taxes: [
-            { tax: "iva", rule: "general" },
-            { tax: "irpf", rule: "professional" },
-          ],
-        },
-      ],
+      lines: [workedLine],
       payment_terms: { due_date: "2099-01-31", options: [es.instruction] },
       notes: "Gracias",
     }),

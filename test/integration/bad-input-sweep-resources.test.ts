@@ -1,13 +1,14 @@
 /** The bad-input sweep (test/helpers/sweep.ts) over customers, payment instructions, event destinations and the account. */
 import { afterEach, beforeAll, describe, vi } from "vitest";
-import { request } from "../helpers/api";
 import {
   createAccount,
   createCustomer,
+  createDestination,
   createInstruction,
   validAddress,
   validInstruction,
 } from "../helpers/factories";
+import { esProfile } from "../helpers/invoices";
 import { sweepWrite } from "../helpers/sweep";
 
 // An event no mutation here causes, so nothing is delivered.
@@ -23,9 +24,7 @@ describe("bad input sweep: customers, payment instructions, event destinations, 
     s.key = (await createAccount({ taxRegime: "es" })).testKey;
     s.customer = (await createCustomer(s.key)).id;
     s.instruction = (await createInstruction(s.key)).id;
-    s.destination = (
-      (await request("POST", "/v1/event-destinations", destination, { key: s.key })).body as { id: string }
-    ).id;
+    s.destination = (await createDestination(s.key, destination)).id;
   });
   afterEach(() => vi.restoreAllMocks());
   const key = () => s.key;
@@ -91,11 +90,6 @@ describe("bad input sweep: customers, payment instructions, event destinations, 
     path: () => "/v1/account",
     key,
     ok: 200,
-    body: () => ({
-      legal_name: "Emisora SL",
-      tax_id: { country: "ES", type: "es_nif", value: "B12345674" },
-      address: { line_1: "Calle Mayor 1", city: "Madrid", postal_code: "28013", country: "ES" },
-      default_payment_instructions: [s.instruction],
-    }),
+    body: () => ({ ...esProfile, default_payment_instructions: [s.instruction] }),
   });
 });
