@@ -3,11 +3,10 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { EventType, RelatedObjectType } from "../constants";
 import type { Database } from "../db/client";
-import { type EventRow, eventDestinations, events } from "../db/schema";
+import { type EventDestinationRow, type EventRow, eventDestinations, events } from "../db/schema";
 import { nowIso } from "../lib/clock";
 import { newId } from "../lib/ids";
-import { logError } from "../lib/log";
-import { fanOut, type Listener } from "../webhooks/fan-out";
+import { deliverFirstAttempts } from "../webhooks/first-attempt";
 
 /** An account's environment: the slice of data a write belongs to. */
 export type Scope = { accountId: string; live: boolean };
@@ -53,8 +52,9 @@ const EVENT_COLUMNS = getTableColumns(events);
 
 /**
  * The one way a change and its events are written: one `db.batch` (one transaction, so no
- * event without its change and no change without its events), then the fan-out of the new
- * events after the response. If that fan-out never finishes, the cron sweep does it.
+ * event without its change and no change without its events), then the new events' first
+ * delivery attempts after the response (`first-attempt.ts`). If those never finish, the cron
+ * sweep queues the events.
  *
  * The events go first in the batch: a `whileExists` guard must see the row before the
  * statement that deletes it; for every other statement the order inside one transaction
@@ -82,9 +82,9 @@ export async function writeWithEvents<S extends Statements>(
     ...names.map((name) => statements[name] as Statement),
     ...(w.idempotencyMark ? [w.idempotencyMark] : []),
     // The fan-out's listeners, read in the same round trip (none in the common case): the
-    // deliveries then leave without a further read.
+    // first attempts then leave without a further read.
     w.db
-      .select({ id: d.id, enabledEvents: d.enabledEvents })
+      .select()
       .from(d)
       .where(and(eq(d.accountId, w.scope.accountId), eq(d.live, w.scope.live), eq(d.status, "enabled"))),
   ];
@@ -93,12 +93,7 @@ export async function writeWithEvents<S extends Statements>(
   const written = out.slice(0, specs.length) as { dispatchedAt: string | null }[][];
   const toDispatch = rows.filter((_, i) => written[i]?.[0]?.dispatchedAt === null);
   if (toDispatch.length > 0) {
-    const listeners = out.at(-1) as Listener[];
-    w.waitUntil(
-      fanOut(w.env, toDispatch, listeners).catch((err) =>
-        logError("dispatch_error", err, { event_count: toDispatch.length }),
-      ),
-    );
+    w.waitUntil(deliverFirstAttempts(w.env, toDispatch, out.at(-1) as EventDestinationRow[]));
   }
   return {
     results: Object.fromEntries(

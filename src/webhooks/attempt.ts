@@ -1,4 +1,5 @@
 import { and, eq, isNotNull, lte, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../db/client";
 import { deliveryAttempts, type EventDestinationRow, eventDestinations } from "../db/schema";
 import { nowIso, nowMs } from "../lib/clock";
@@ -46,17 +47,20 @@ export async function post(destination: EventDestinationRow, body: string, env: 
   }
 }
 
+type Attempt = { eventId: string; destinationId: string; number: number };
+
 /**
- * Records the attempt and the destination's health in one batch. A failure starts (or
- * continues) its failing streak; a streak of 24 hours disables it. Returns whether it did.
- * A failed `last` attempt also stops the delivery: exhausted, kept as a dead letter.
+ * The writes that record an attempt and the destination's health, for one batch. A failure
+ * starts (or continues) its failing streak; a streak of 24 hours disables it (the third
+ * statement returns the destination then). A failed `last` attempt also stops the delivery:
+ * exhausted, kept as a dead letter.
  */
-export async function recordAttempt(
+export function attemptWrites(
   db: Database,
-  attempt: { eventId: string; destinationId: string; number: number },
+  attempt: Attempt,
   outcome: Outcome,
   { last }: { last: boolean },
-): Promise<boolean> {
+): [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]] {
   const now = nowIso();
   const insert = db.insert(deliveryAttempts).values({
     id: newId("deliveryAttempt"),
@@ -73,13 +77,12 @@ export async function recordAttempt(
   if (outcome.ok) {
     // Ends a failing streak: a write only when there is one.
     const streak = and(byId, isNotNull(eventDestinations.failingSince));
-    await db.batch([insert, db.update(eventDestinations).set({ failingSince: null }).where(streak)]);
-    return false;
+    return [insert, db.update(eventDestinations).set({ failingSince: null }).where(streak)];
   }
   const cutoff = new Date(nowMs() - DISABLE_AFTER_MS).toISOString();
   const { eventId, destinationId, number } = attempt;
   const stop = last ? deadLetterWrites(db, { eventId, destinationId, attempt: number }, "exhausted") : [];
-  const [, , disabled] = await db.batch([
+  return [
     insert,
     db
       .update(eventDestinations)
@@ -98,6 +101,16 @@ export async function recordAttempt(
       )
       .returning({ id: eventDestinations.id }),
     ...stop,
-  ]);
-  return disabled.length > 0;
+  ];
+}
+
+/** Records one attempt (`attemptWrites`, one batch). Returns whether it disabled the destination. */
+export async function recordAttempt(
+  db: Database,
+  attempt: Attempt,
+  outcome: Outcome,
+  options: { last: boolean },
+): Promise<boolean> {
+  const results = await db.batch(attemptWrites(db, attempt, outcome, options));
+  return !outcome.ok && (results[2] as unknown[]).length > 0;
 }

@@ -5,17 +5,19 @@ import { nowIso, nowMs } from "../lib/clock";
 import { fanOut } from "./fan-out";
 
 /**
- * Undispatched events younger than this are left to the request that wrote them: the mark is
- * the delivery consumer's, so an event whose messages wait in a queue backlog is unmarked too,
- * and queueing it early would send its receivers a copy.
+ * Undispatched events younger than this are left to the write that recorded them: its first
+ * attempts may still be in flight (a receiver has 10 s), and a swept event is marked by the
+ * delivery consumer that takes it, so one whose messages wait in a queue backlog is unmarked
+ * too; queueing either early would send its receivers a copy.
  */
 const SWEEP_GRACE_MS = 5 * 60_000;
 /** Events a run takes: at most 200 × 16 messages a minute, whatever the backlog. */
 const SWEEP_LIMIT = 200;
 
 /**
- * The cron sweep: fans out events that no delivery consumer has taken (the request's fan-out
- * failed, or its isolate died first) once they are five minutes old, oldest first. Each event
+ * The cron sweep: fans out, through the queue, events whose first attempts never finished
+ * (the write's isolate died, D1 or the queue failed) once they are five minutes old, oldest
+ * first. Each event
  * is dispatched on its own (`fanOut`): one that fails stays for the next run and the others go
  * on. An event it queued is stamped `swept_at` and never queued by it again: Queues delivers
  * every message it accepted, so a second copy would only reach the receivers twice when the

@@ -18,8 +18,9 @@ export const events = sqliteTable(
     relatedObjectType: text("related_object_type").notNull(),
     createdAt: text("created_at").notNull(),
     /**
-     * Set by the delivery consumer that first takes one of its messages (or at birth, or by
-     * a fan-out with nothing to send); the cron sweep queues again what is still unset.
+     * Set with the write's first attempts (or at birth when nobody listens; for an event the
+     * sweep queued, by the delivery consumer that first takes one of its messages); the cron
+     * sweep queues again what is still unset.
      */
     dispatchedAt: text("dispatched_at"),
     /** When the cron sweep queued it: the sweep queues an event at most once. */
@@ -29,8 +30,8 @@ export const events = sqliteTable(
     index("events_list_idx").on(t.accountId, t.live, t.id),
     index("events_type_idx").on(t.accountId, t.live, t.type, t.id),
     index("events_related_idx").on(t.accountId, t.live, t.relatedObjectId, t.id),
-    // Partial: only what the sweep looks for, so the usual event (born dispatched, or taken
-    // by a consumer, or queued by the sweep once already) skips it.
+    // Partial: only what the sweep looks for, so the usual event (born dispatched, or
+    // delivered, or queued by the sweep once already) skips it.
     index("events_unswept_idx")
       .on(t.createdAt, t.id)
       .where(sql`${t.dispatchedAt} IS NULL AND ${t.sweptAt} IS NULL`),

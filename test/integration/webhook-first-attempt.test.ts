@@ -1,0 +1,170 @@
+/**
+ * A write makes its events' first delivery attempts itself, right after its response, and
+ * keeps the queue for what needs it: the retries of a failed attempt, and the cron sweep of
+ * an event whose first attempts were cut short (at least once, never none). The receiver is
+ * mocked at fetch; the queue producer is spied on and kept from the real queue, so no
+ * consumer runs here: what these tests see is the request's own fan-out.
+ */
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest";
+import jobs from "../../src/jobs";
+import { nowMs } from "../../src/lib/clock";
+import { retryDelayAfter } from "../../src/webhooks/config";
+import type { DeliveryMessage } from "../../src/webhooks/message";
+import { afterResponses } from "../helpers/after-response";
+import { client, expectStatus } from "../helpers/api";
+import { useClock } from "../helpers/clock";
+import { createAccount, createDestination, type TestAccount, validCustomer } from "../helpers/factories";
+import { parseSignature, referenceHmac } from "../helpers/signature";
+import { type Call, captureFetch, deliveryAttempts, dispatchedAt } from "../helpers/webhooks";
+
+const MINUTE = 60_000;
+
+let account: TestAccount;
+let calls: Call[];
+/** What the request's fan-out put on the queue (attempt 2 of a failed first attempt). */
+let queued: { body: DeliveryMessage; delaySeconds?: number }[];
+let sendBatch: MockInstance<Queue<DeliveryMessage>["sendBatch"]>;
+/** Receivers (by URL) that answer 500. */
+let failing: Set<string>;
+
+beforeEach(async () => {
+  account = await createAccount();
+  failing = new Set();
+  calls = captureFetch((call) => new Response("", { status: failing.has(call.url) ? 500 : 200 })).calls;
+  queued = [];
+  const producer = env.WEBHOOKS as Queue<DeliveryMessage>;
+  sendBatch = vi.spyOn(producer, "sendBatch").mockImplementation(async (messages) => {
+    queued.push(...[...messages].map(({ body, delaySeconds }) => ({ body, delaySeconds })));
+    return {} as QueueSendBatchResponse;
+  });
+  vi.spyOn(producer, "send").mockRejectedValue(new Error("the request's fan-out uses sendBatch"));
+  // The failures these tests cause are logged; the log is not what they look at.
+  vi.spyOn(console, "error").mockImplementation(() => {});
+});
+
+afterEach(() => vi.restoreAllMocks());
+
+/** Creates a customer and waits for what its request left running: its first attempts. */
+async function createCustomer(): Promise<string> {
+  const res = await client(account.testKey).post("/v1/customers", validCustomer);
+  expectStatus(res, 201);
+  await afterResponses();
+  const row = await env.DB.prepare(
+    "SELECT id FROM events WHERE related_object_id = ? AND type = 'customer.created'",
+  )
+    .bind(res.body.id)
+    .first<{ id: string }>();
+  return row?.id as string;
+}
+
+/** Runs the background Worker's cron (the outbox sweep among its jobs). */
+async function runSweep(): Promise<void> {
+  const ctx = createExecutionContext();
+  await jobs.scheduled(createScheduledController({ scheduledTime: nowMs(), cron: "* * * * *" }), env, ctx);
+  await waitOnExecutionContext(ctx);
+}
+
+const callsFor = (url: string, eventId: string) =>
+  calls.filter((c) => c.url === url && JSON.parse(c.body).id === eventId);
+
+/** Runs `fn` while a trigger makes D1 fail the writes `when` names. */
+async function failingWith<T>(when: string, fn: () => Promise<T>): Promise<T> {
+  await env.DB.exec(`CREATE TRIGGER test_failure ${when} BEGIN SELECT RAISE(ABORT, 'failure'); END`);
+  try {
+    return await fn();
+  } finally {
+    await env.DB.exec("DROP TRIGGER test_failure");
+  }
+}
+
+describe("a write makes its events' first delivery attempts itself", () => {
+  it("the first attempt goes from the write, signed, without the queue; it is recorded as attempt 1 and the event marked dispatched", async () => {
+    const dest = await createDestination(account.testKey, { enabled_events: ["customer.created"] });
+    const eventId = await createCustomer();
+
+    const [call, ...more] = callsFor(dest.url, eventId);
+    expect(more).toEqual([]);
+    const signature = parseSignature(call?.headers.get("service-signature") ?? null);
+    expect(signature?.v1).toBe(await referenceHmac(dest.secret, `${signature?.t}.${call?.body}`));
+    expect(queued).toEqual([]);
+    expect(await dispatchedAt(eventId)).not.toBeNull();
+    const [attempt, ...others] = await deliveryAttempts(dest.id);
+    expect(others).toEqual([]);
+    expect(attempt).toMatchObject({ event_id: eventId, attempt: 1, outcome: "succeeded", status_code: 200 });
+  });
+
+  it("a failed first attempt queues attempt 2 after the first retry delay, records the failure and the destination's failing streak, and marks the event", async () => {
+    const dest = await createDestination(account.testKey, { enabled_events: ["customer.created"] });
+    failing.add(dest.url);
+    const eventId = await createCustomer();
+
+    expect(callsFor(dest.url, eventId)).toHaveLength(1);
+    expect(queued).toEqual([
+      {
+        body: { event_id: eventId, destination_id: dest.id, attempt: 2, shard: "DB" },
+        delaySeconds: retryDelayAfter(env, 1),
+      },
+    ]);
+    const [attempt] = await deliveryAttempts(dest.id);
+    expect(attempt).toMatchObject({ attempt: 1, outcome: "failed", status_code: 500, error: "HTTP 500" });
+    const streak = await env.DB.prepare("SELECT failing_since FROM event_destinations WHERE id = ?")
+      .bind(dest.id)
+      .first<string | null>("failing_since");
+    expect(streak).toBe(attempt?.created_at);
+    expect(await dispatchedAt(eventId)).not.toBeNull();
+  });
+
+  it("each subscribed destination gets one first attempt; only the one that failed is retried", async () => {
+    const ok = await createDestination(account.testKey);
+    const down = await createDestination(account.testKey);
+    const unsubscribed = await createDestination(account.testKey, { enabled_events: ["invoice.issued"] });
+    failing.add(down.url);
+    const eventId = await createCustomer();
+
+    expect(callsFor(ok.url, eventId)).toHaveLength(1);
+    expect(callsFor(down.url, eventId)).toHaveLength(1);
+    expect(calls.filter((c) => c.url === unsubscribed.url)).toEqual([]);
+    expect(queued.filter((m) => m.body.event_id === eventId).map((m) => m.body.destination_id)).toEqual([
+      down.id,
+    ]);
+    expect((await deliveryAttempts(ok.id)).map((a) => a.outcome)).toContain("succeeded");
+    expect((await deliveryAttempts(down.id)).map((a) => a.outcome)).toContain("failed");
+  });
+});
+
+describe("first attempts cut short: the event is left for the sweep, at least once", () => {
+  it("a failed first attempt whose retry cannot be queued is not recorded, the event stays unmarked, and the sweep queues attempt 1 five minutes on", async () => {
+    const clock = useClock(nowMs());
+    const dest = await createDestination(account.testKey, { enabled_events: ["customer.created"] });
+    failing.add(dest.url);
+    sendBatch.mockRejectedValueOnce(new Error("Queue send failed"));
+    const eventId = await createCustomer();
+
+    expect(callsFor(dest.url, eventId)).toHaveLength(1);
+    expect(await dispatchedAt(eventId)).toBeNull();
+    expect(await deliveryAttempts(dest.id)).toEqual([]);
+
+    clock.advance(4 * MINUTE);
+    await runSweep();
+    expect(queued).toEqual([]);
+    clock.advance(2 * MINUTE);
+    await runSweep();
+    expect(queued.map((m) => m.body)).toEqual([
+      { event_id: eventId, destination_id: dest.id, attempt: 1, shard: "DB" },
+    ]);
+  });
+
+  it("a first attempt that cannot be recorded leaves the event unmarked, and the sweep queues it again", async () => {
+    const clock = useClock(nowMs());
+    const dest = await createDestination(account.testKey, { enabled_events: ["customer.created"] });
+    const eventId = await failingWith("BEFORE INSERT ON delivery_attempts", createCustomer);
+
+    expect(callsFor(dest.url, eventId)).toHaveLength(1);
+    expect(await dispatchedAt(eventId)).toBeNull();
+    clock.advance(6 * MINUTE);
+    await runSweep();
+    expect(queued.map((m) => m.body.event_id)).toEqual([eventId]);
+  });
+});
