@@ -6,7 +6,7 @@ import type { Database } from "../db/client";
 import { type EventDestinationRow, type EventRow, eventDestinations, events } from "../db/schema";
 import { nowIso } from "../lib/clock";
 import { newId } from "../lib/ids";
-import { deliverFirstAttempts } from "../webhooks/first-attempt";
+import { dispatchAfterWrite } from "../webhooks/first-attempt";
 
 /** An account's environment: the slice of data a write belongs to. */
 export type Scope = { accountId: string; live: boolean };
@@ -93,7 +93,7 @@ export async function writeWithEvents<S extends Statements>(
   const written = out.slice(0, specs.length) as { dispatchedAt: string | null }[][];
   const toDispatch = rows.filter((_, i) => written[i]?.[0]?.dispatchedAt === null);
   if (toDispatch.length > 0) {
-    w.waitUntil(deliverFirstAttempts(w.env, toDispatch, out.at(-1) as EventDestinationRow[]));
+    w.waitUntil(dispatchAfterWrite(w.env, toDispatch, out.at(-1) as EventDestinationRow[]));
   }
   return {
     results: Object.fromEntries(

@@ -11,7 +11,7 @@ const GROUP = 10;
 
 /** What the fan-out needs of an event. */
 export type Dispatchable = Pick<EventRow, "id" | "accountId" | "live" | "type">;
-type Listener = { id: string; enabledEvents: string[] };
+export type Listener = { id: string; enabledEvents: string[] };
 
 /** Whether `enabled_events` takes `type` (`*`: every type). */
 export function subscribed(enabledEvents: string[], type: string): boolean {
@@ -52,8 +52,9 @@ async function send(env: Env, event: Dispatchable, listeners: Listener[]): Promi
 }
 
 /**
- * The sweep's outbox step: one queue message per (event, enabled destination of its account
- * and environment subscribed to its type). No D1 write for an event that had messages: the
+ * The outbox step through the queue (the sweep's, and a write's with more deliveries than it
+ * attempts itself): one queue message per (event, enabled destination of its account and
+ * environment subscribed to its type). No D1 write for an event that had messages: the
  * delivery consumer that takes the first of them marks it dispatched (`batchRows`), and the
  * cron sweep queues again an event still unmarked five minutes on. An event with nothing to
  * send (its destinations disabled or unsubscribed since) is marked here, so that the sweep
@@ -62,12 +63,13 @@ async function send(env: Env, event: Dispatchable, listeners: Listener[]): Promi
  * Each event goes on its own: all its messages in one `sendBatch` (the 16-destination limit
  * keeps them under the batch's 100), so an event is either wholly on the queue or not at
  * all. A failure (its destinations' read, the queue) is logged by id and leaves only that
- * event for the next sweep. Groups of 10 events are sent side by side. (A write makes its
- * events' first attempts itself: `first-attempt.ts`.) Returns the ids queued or marked.
+ * event for the next sweep. Groups of 10 events are sent side by side. `listeners`, when the
+ * caller read them (a write does, in its own batch), are those of the events' one account and
+ * environment. Returns the ids queued or marked.
  */
-export async function fanOut(env: Env, pending: Dispatchable[]): Promise<string[]> {
+export async function fanOut(env: Env, pending: Dispatchable[], listeners?: Listener[]): Promise<string[]> {
   const db = createDb(env.DB);
-  const listenersOf = listenersByScope(db);
+  const listenersOf = listeners ? async () => listeners : listenersByScope(db);
   const done: string[] = [];
   for (let i = 0; i < pending.length; i += GROUP) {
     const group = pending.slice(i, i + GROUP);

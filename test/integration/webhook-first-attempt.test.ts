@@ -7,15 +7,25 @@
  */
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { inArray } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest";
+import * as schema from "../../src/db/schema";
 import jobs from "../../src/jobs";
 import { nowMs } from "../../src/lib/clock";
 import { retryDelayAfter } from "../../src/webhooks/config";
+import { dispatchAfterWrite, MAX_FIRST_ATTEMPTS } from "../../src/webhooks/first-attempt";
 import type { DeliveryMessage } from "../../src/webhooks/message";
 import { afterResponses } from "../helpers/after-response";
 import { client, expectStatus } from "../helpers/api";
 import { useClock } from "../helpers/clock";
-import { createAccount, createDestination, type TestAccount, validCustomer } from "../helpers/factories";
+import {
+  createAccount,
+  createDestination,
+  insertEvents,
+  type TestAccount,
+  validCustomer,
+} from "../helpers/factories";
 import { parseSignature, referenceHmac } from "../helpers/signature";
 import { type Call, captureFetch, deliveryAttempts, dispatchedAt } from "../helpers/webhooks";
 
@@ -65,6 +75,9 @@ async function runSweep(): Promise<void> {
   await jobs.scheduled(createScheduledController({ scheduledTime: nowMs(), cron: "* * * * *" }), env, ctx);
   await waitOnExecutionContext(ctx);
 }
+
+/** What was queued for one event (the sweep also takes other tests' leftovers). */
+const queuedFor = (eventId: string) => queued.filter((m) => m.body.event_id === eventId).map((m) => m.body);
 
 const callsFor = (url: string, eventId: string) =>
   calls.filter((c) => c.url === url && JSON.parse(c.body).id === eventId);
@@ -134,6 +147,41 @@ describe("a write makes its events' first delivery attempts itself", () => {
   });
 });
 
+describe("a write with more deliveries than it attempts itself queues them", () => {
+  /** `events` undispatched events and 16 destinations taking every type, dispatched as a write would. */
+  async function dispatch(eventCount: number) {
+    const destinations = [];
+    for (let i = 0; i < 16; i++) destinations.push(await createDestination(account.testKey));
+    const ids = await insertEvents(account.id, eventCount, { dispatchedAt: null });
+    const db = drizzle(env.DB, { schema });
+    const rows = await db.select().from(schema.events).where(inArray(schema.events.id, ids));
+    const listeners = await db
+      .select()
+      .from(schema.eventDestinations)
+      .where(
+        inArray(
+          schema.eventDestinations.id,
+          destinations.map((d) => d.id),
+        ),
+      );
+    await dispatchAfterWrite(env, rows, listeners);
+    return { ids, destinations };
+  }
+
+  it(`3 events to 16 destinations (48, within ${MAX_FIRST_ATTEMPTS}) are attempted by the write`, async () => {
+    const { ids } = await dispatch(3);
+    expect(calls.filter((c) => ids.includes(JSON.parse(c.body).id))).toHaveLength(48);
+    expect(queued).toEqual([]);
+  });
+
+  it(`4 events to 16 destinations (64, past ${MAX_FIRST_ATTEMPTS}) go on the queue as attempt 1, none attempted by the write`, async () => {
+    const { ids, destinations } = await dispatch(4);
+    expect(calls.filter((c) => ids.includes(JSON.parse(c.body).id))).toEqual([]);
+    const pairs = queued.map((m) => `${m.body.event_id}>${m.body.destination_id}>${m.body.attempt}`);
+    expect(pairs.sort()).toEqual(ids.flatMap((e) => destinations.map((d) => `${e}>${d.id}>1`)).sort());
+  });
+});
+
 describe("first attempts cut short: the event is left for the sweep, at least once", () => {
   it("a failed first attempt whose retry cannot be queued is not recorded, the event stays unmarked, and the sweep queues attempt 1 five minutes on", async () => {
     const clock = useClock(nowMs());
@@ -148,10 +196,10 @@ describe("first attempts cut short: the event is left for the sweep, at least on
 
     clock.advance(4 * MINUTE);
     await runSweep();
-    expect(queued).toEqual([]);
+    expect(queuedFor(eventId)).toEqual([]);
     clock.advance(2 * MINUTE);
     await runSweep();
-    expect(queued.map((m) => m.body)).toEqual([
+    expect(queuedFor(eventId)).toEqual([
       { event_id: eventId, destination_id: dest.id, attempt: 1, shard: "DB" },
     ]);
   });
@@ -165,6 +213,8 @@ describe("first attempts cut short: the event is left for the sweep, at least on
     expect(await dispatchedAt(eventId)).toBeNull();
     clock.advance(6 * MINUTE);
     await runSweep();
-    expect(queued.map((m) => m.body.event_id)).toEqual([eventId]);
+    expect(queuedFor(eventId)).toEqual([
+      { event_id: eventId, destination_id: dest.id, attempt: 1, shard: "DB" },
+    ]);
   });
 });
