@@ -55,3 +55,19 @@ export async function breakTable(table: string): Promise<() => Promise<void>> {
   onTestFinished(restore);
   return restore;
 }
+
+/**
+ * Runs `fn` while a trigger makes D1 fail the writes `when` names, as in an outage that hits
+ * one statement of a batch (the whole batch then rolls back).
+ *
+ * @example
+ * await failingWith("BEFORE INSERT ON customers", () => api.post("/v1/customers", body));
+ */
+export async function failingWith<T>(when: string, fn: () => Promise<T>): Promise<T> {
+  await env.DB.exec(`CREATE TRIGGER test_failure ${when} BEGIN SELECT RAISE(ABORT, 'failure'); END`);
+  try {
+    return await fn();
+  } finally {
+    await env.DB.exec("DROP TRIGGER test_failure");
+  }
+}

@@ -5,7 +5,7 @@ import { deleteExpiredIdempotencyKeys } from "../../src/lib/idempotency";
 import type { Invoice } from "../../src/routes/invoices/schemas";
 import { client, expectStatus, request } from "../helpers/api";
 import { useClock } from "../helpers/clock";
-import { countRows } from "../helpers/db";
+import { countRows, failingWith } from "../helpers/db";
 import { createAccount, validCustomer } from "../helpers/factories";
 import { customerWithAddress, issue, ivaLine, setProfile } from "../helpers/invoices";
 import { expectError } from "../helpers/security";
@@ -19,16 +19,6 @@ const storedKeys = async (accountId: string) =>
   (await env.DB.prepare("SELECT count(*) AS n FROM idempotency_keys WHERE account_id = ?")
     .bind(accountId)
     .first<number>("n")) ?? 0;
-
-/** Runs `fn` while a trigger makes D1 fail the writes `when` names (`BEFORE INSERT ON customers`). */
-async function failingWith<T>(when: string, fn: () => Promise<T>): Promise<T> {
-  await env.DB.exec(`CREATE TRIGGER test_failure ${when} BEGIN SELECT RAISE(ABORT, 'failure'); END`);
-  try {
-    return await fn();
-  } finally {
-    await env.DB.exec("DROP TRIGGER test_failure");
-  }
-}
 
 describe("Idempotency-Key on every POST (Stripe's semantics)", () => {
   it("a retried create replays the first response byte for byte, marked Idempotent-Replayed, and creates nothing", async () => {

@@ -19,6 +19,7 @@ import type { DeliveryMessage } from "../../src/webhooks/message";
 import { afterResponses } from "../helpers/after-response";
 import { client, expectStatus } from "../helpers/api";
 import { useClock } from "../helpers/clock";
+import { failingWith } from "../helpers/db";
 import {
   createAccount,
   createDestination,
@@ -81,16 +82,6 @@ const queuedFor = (eventId: string) => queued.filter((m) => m.body.event_id === 
 
 const callsFor = (url: string, eventId: string) =>
   calls.filter((c) => c.url === url && JSON.parse(c.body).id === eventId);
-
-/** Runs `fn` while a trigger makes D1 fail the writes `when` names. */
-async function failingWith<T>(when: string, fn: () => Promise<T>): Promise<T> {
-  await env.DB.exec(`CREATE TRIGGER test_failure ${when} BEGIN SELECT RAISE(ABORT, 'failure'); END`);
-  try {
-    return await fn();
-  } finally {
-    await env.DB.exec("DROP TRIGGER test_failure");
-  }
-}
 
 describe("a write makes its events' first delivery attempts itself", () => {
   it("the first attempt goes from the write, signed, without the queue; it is recorded as attempt 1 and the event marked dispatched", async () => {
