@@ -6,8 +6,9 @@ import { subscribed } from "./fan-out";
 
 /**
  * Deliveries a caller asks for: a ping or a resend, one event to one destination. Each is a
- * new delivery (attempt 1, with its own five attempts and retries) through the same queue,
- * consumer, signature and delivery log as the fan-out's, and reaches no other destination.
+ * new delivery (attempt 1, with its own five attempts and retries) through the queue and its
+ * consumer (attempt 1 included, unlike a write's first attempts), with the same signature
+ * and delivery log, and reaches no other destination.
  */
 export async function queueDelivery(env: Env, eventId: string, destinationId: string): Promise<void> {
   await env.WEBHOOKS.send({ event_id: eventId, destination_id: destinationId, attempt: 1 });
