@@ -60,9 +60,9 @@ type BatchRows = { events: Map<string, EventRow>; destinations: Map<string, Even
 /**
  * The events and destinations a batch names, in one round trip before any POST: read per
  * message, the batch's D1 reads queued behind each other and delayed its later deliveries.
- * The same round trip marks the events dispatched (the outbox mark the sweep's fan-out leaves
- * to the consumer: their messages are on the queue, since one of them is here). At most 50 of each
- * (`max_batch_size`), far under D1's 100 bound parameters per query.
+ * The same round trip marks the events dispatched (the outbox mark a fan-out through the
+ * queue leaves to the consumer: their messages are on the queue, since one of them is here).
+ * At most 50 of each (`max_batch_size`), far under D1's 100 bound parameters per query.
  */
 async function batchRows(db: Database, messages: readonly Message<DeliveryMessage>[]): Promise<BatchRows> {
   const eventIds = [...new Set(messages.map((m) => m.body.event_id))];

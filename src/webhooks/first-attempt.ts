@@ -3,10 +3,9 @@ import { createDb } from "../db/client";
 import { type EventDestinationRow, type EventRow, events } from "../db/schema";
 import { nowIso } from "../lib/clock";
 import { logError } from "../lib/log";
-import { attemptWrites, type Outcome, post } from "./attempt";
+import { attemptWrites, post } from "./attempt";
 import { retryDelayAfter } from "./config";
 import { fanOut, subscribed } from "./fan-out";
-import type { DeliveryMessage } from "./message";
 import { serializeThinEvent } from "./payload";
 
 /**
@@ -55,22 +54,19 @@ async function deliverFirstAttempts(
       try {
         const targets = listeners.filter((d) => subscribed(d.enabledEvents, event.type));
         const body = JSON.stringify(serializeThinEvent(event));
-        const outcomes = await Promise.all(targets.map((d) => post(d, body, env)));
-        const retries = targets.flatMap((d, i): MessageSendRequest<DeliveryMessage>[] =>
-          outcomes[i]?.ok
-            ? []
-            : [
-                {
-                  body: { event_id: event.id, destination_id: d.id, attempt: 2 },
-                  delaySeconds: retryDelayAfter(env, 1),
-                },
-              ],
+        const attempts = await Promise.all(
+          targets.map(async (d) => ({ destinationId: d.id, outcome: await post(d, body, env) })),
         );
+        // Queued even when this failure disables the destination: its consumer then drops it.
+        const retries = attempts
+          .filter((a) => !a.outcome.ok)
+          .map(({ destinationId }) => ({
+            body: { event_id: event.id, destination_id: destinationId, attempt: 2 },
+            delaySeconds: retryDelayAfter(env, 1),
+          }));
         if (retries.length > 0) await env.WEBHOOKS.sendBatch(retries);
-        const records = targets.flatMap((d, i) =>
-          attemptWrites(db, { eventId: event.id, destinationId: d.id, number: 1 }, outcomes[i] as Outcome, {
-            last: false,
-          }),
+        const records = attempts.flatMap(({ destinationId, outcome }) =>
+          attemptWrites(db, { eventId: event.id, destinationId, number: 1 }, outcome, { last: false }),
         );
         const mark = db
           .update(events)

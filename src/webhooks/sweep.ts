@@ -17,11 +17,10 @@ const SWEEP_LIMIT = 200;
 /**
  * The cron sweep: fans out, through the queue, events whose first attempts never finished
  * (the write's isolate died, D1 or the queue failed) once they are five minutes old, oldest
- * first. Each event
- * is dispatched on its own (`fanOut`): one that fails stays for the next run and the others go
- * on. An event it queued is stamped `swept_at` and never queued by it again: Queues delivers
- * every message it accepted, so a second copy would only reach the receivers twice when the
- * consumer is merely late. Returns how many it took.
+ * first. Each event is dispatched on its own (`fanOut`): one that fails stays for the next
+ * run and the others go on. An event it queued is stamped `swept_at` and never queued by it
+ * again: Queues delivers every message it accepted, so a second copy would only reach the
+ * receivers twice when the consumer is merely late. Returns how many it took.
  */
 export async function sweepUndispatched(env: Env): Promise<number> {
   const db = createDb(env.DB);
