@@ -5,8 +5,8 @@
 //
 // Without --remote it acts on the local D1 that `npm start` serves (or the state directory
 // given with --persist-to); with --remote on the production D1 (needs `wrangler login`).
-// The event is delivered by the cron sweep within about two minutes (a script cannot reach
-// the queue).
+// The event is queued by the cron sweep once it is five minutes old (a script cannot reach
+// the receivers or the queue; the sweep leaves younger events to the write that made them).
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { d1Execute, lit, newId } from "./lib.mjs";
