@@ -1,0 +1,112 @@
+/**
+ * `npm run balance:top-up`: its argument rules (each refused with exit code 2 before any
+ * database is touched) and one real credit of a local state made by `npm start`'s setup. The
+ * SQL itself is tested in workerd (test/integration/balance.test.ts).
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// @ts-expect-error: a plain .mjs script, typed by its use here
+import { parseAmount } from "../../scripts/balance-top-up.mjs";
+
+const root = decodeURIComponent(new URL("../../", import.meta.url).pathname);
+// Node 22 of the devDependencies (what npm scripts run), whatever `node` the machine has.
+const NODE = `${root}node_modules/.bin/node`;
+/** The seed's Spanish account (scripts/seed-local.mjs): 100.00 EUR in each environment. */
+const ES_ACCOUNT = "acct_0000000000000000000000ES01";
+
+function topUp(...args: string[]) {
+  const run = spawnSync(NODE, ["scripts/balance-top-up.mjs", ...args], { cwd: root, encoding: "utf8" });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+describe("balance:top-up --amount: a positive EUR amount with at most 2 decimals", () => {
+  it.each([
+    ["50.00", 5000],
+    ["50", 5000],
+    ["0.01", 1],
+    ["1.5", 150],
+    ["12.34", 1234],
+    ["1000000000.00", 100_000_000_000],
+  ])("%s is %i cents", (amount, cents) => {
+    expect(parseAmount(amount)).toBe(cents);
+  });
+
+  it.each(["0", "0.00", "-1", "1.234", "01", "1e3", " 5", "5,00", "1000000000.01", ""])(
+    "%j is refused",
+    (amount) => {
+      expect(parseAmount(amount)).toBeNull();
+    },
+  );
+
+  it("a missing amount is refused", () => {
+    expect(parseAmount(undefined)).toBeNull();
+  });
+});
+
+describe("balance:top-up refuses bad arguments with exit code 2, before touching a database", () => {
+  const valid = ["--account", ES_ACCOUNT, "--mode", "test", "--amount", "1.00"];
+  const withArg = (flag: string, value: string) => {
+    const args = [...valid];
+    args[args.indexOf(flag) + 1] = value;
+    return args;
+  };
+
+  it.each([
+    ["an account that is not an account id", withArg("--account", "cus_01ABC"), "--account"],
+    ["a mode other than test or live", withArg("--mode", "prod"), "--mode"],
+    ["an amount with 3 decimals", withArg("--amount", "1.005"), "--amount"],
+    ["an empty description", [...valid, "--description", ""], "--description"],
+    ["a description over 256 characters", [...valid, "--description", "x".repeat(257)], "--description"],
+    ["--persist-to with --remote", [...valid, "--remote", "--persist-to", "/tmp/x"], "--persist-to"],
+  ])("%s", (_, args, flag) => {
+    const run = topUp(...args);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(flag);
+    expect(run.stdout).toBe("");
+  });
+});
+
+describe("balance:top-up credits a local state", () => {
+  let state: string;
+
+  beforeAll(() => {
+    state = mkdtempSync(`${tmpdir()}/top-up-`);
+    const setup = spawnSync(NODE, ["scripts/start.mjs", "--persist-to", state, "--setup-only"], {
+      cwd: root,
+      encoding: "utf8",
+    });
+    expect(setup.status, setup.stderr).toBe(0);
+  }, 120_000);
+
+  afterAll(() => rmSync(state, { recursive: true, force: true }));
+
+  it("credits the environment named and prints the transaction with its balance after", () => {
+    const run = topUp(
+      ...["--account", ES_ACCOUNT, "--mode", "live", "--amount", "12.34"],
+      "--persist-to",
+      state,
+    );
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `^btx_[0-9A-Z]{26} \\(live\\) of ${ES_ACCOUNT}: top_up \\+12\\.34 EUR, balance after 112\\.34 EUR, `,
+      ),
+    );
+    // The test environment's balance is its own.
+    const again = topUp(
+      ...["--account", ES_ACCOUNT, "--mode", "test", "--amount", "0.50"],
+      "--persist-to",
+      state,
+    );
+    expect(again.stdout).toContain("balance after 100.50 EUR");
+  }, 60_000);
+
+  it("an unknown account credits nothing: exit code 2", () => {
+    const unknown = "acct_0000000000000000000000ZZ99";
+    const run = topUp("--account", unknown, "--mode", "test", "--amount", "1.00", "--persist-to", state);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(`No such account: ${unknown}`);
+  }, 60_000);
+});
