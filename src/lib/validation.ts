@@ -17,8 +17,8 @@ function isValidUnicode(s: string): boolean {
 }
 
 /**
- * A single-line string: valid Unicode (no lone surrogate, no U+FFFE/U+FFFF), no control characters,
- * 1 to `max` characters. What passes is stored and returned exactly as sent.
+ * A single-line string: valid Unicode (no lone surrogate, no U+FFFE/U+FFFF), no control
+ * characters, 1 to `max` characters. What passes is stored and returned exactly as sent.
  */
 export function text(max: number) {
   return z

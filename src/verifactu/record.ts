@@ -68,9 +68,8 @@ function invoiceNumber(number: string): string {
  * The registration record (RegistroAlta) of an issued invoice of an `es` account, before it
  * joins the chain (`sealRecord`). Pure. Throws `UnregistrableInvoice` for an invoice the
  * record cannot hold (more breakdown details than the XSD allows, a long foreign Tax ID, an
- * amount beyond 12 whole digits), and
- * a plain `RangeError` for what issuance of an `es` invoice never produces (no Spanish issuer
- * NIF, a currency other than EUR, a custom tax).
+ * amount beyond 12 whole digits), and a plain `RangeError` for what issuance of an `es`
+ * invoice never produces (no Spanish issuer NIF, a currency other than EUR, a custom tax).
  */
 export function recordBody(invoice: Invoice, options: BodyOptions = {}): RecordBody {
   const issuerNif = spanishNif(invoice.issuer.tax_id);

@@ -22,11 +22,12 @@ export async function dispatchAfterWrite(
   pending: EventRow[],
   listeners: EventDestinationRow[],
 ): Promise<void> {
-  const deliveries = pending.reduce(
-    (n, event) => n + listeners.filter((d) => subscribed(d.enabledEvents, event.type)).length,
-    0,
-  );
-  if (deliveries <= MAX_FIRST_ATTEMPTS) return deliverFirstAttempts(env, pending, listeners);
+  const deliveries = pending.map((event) => ({
+    event,
+    targets: listeners.filter((d) => subscribed(d.enabledEvents, event.type)),
+  }));
+  const count = deliveries.reduce((n, { targets }) => n + targets.length, 0);
+  if (count <= MAX_FIRST_ATTEMPTS) return deliverFirstAttempts(env, deliveries);
   await fanOut(env, pending, listeners).catch((err) =>
     logError("dispatch_error", err, { event_count: pending.length }),
   );
@@ -40,19 +41,17 @@ export async function dispatchAfterWrite(
  * after its delay) before anything is recorded, and the event is marked dispatched in the
  * same batch that records its attempts. So a fan-out cut short (the isolate gone, D1 or the
  * queue failing) leaves the event unmarked, and the cron sweep queues it five minutes on:
- * a receiver may get an attempt twice, never none. `listeners` are the enabled destinations
- * of the events' account and environment, read in the write's own batch.
+ * a receiver may get an attempt twice, never none. `targets` are each event's subscribed
+ * enabled destinations, read in the write's own batch.
  */
 async function deliverFirstAttempts(
   env: Env,
-  pending: EventRow[],
-  listeners: EventDestinationRow[],
+  deliveries: { event: EventRow; targets: EventDestinationRow[] }[],
 ): Promise<void> {
   const db = createDb(env.DB);
   await Promise.all(
-    pending.map(async (event) => {
+    deliveries.map(async ({ event, targets }) => {
       try {
-        const targets = listeners.filter((d) => subscribed(d.enabledEvents, event.type));
         const body = JSON.stringify(serializeThinEvent(event));
         const attempts = await Promise.all(
           targets.map(async (d) => ({ destinationId: d.id, outcome: await post(d, body, env) })),

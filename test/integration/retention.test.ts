@@ -3,11 +3,8 @@
  * letters older than 30 days and expired idempotency keys are deleted, in bounded chunks
  * that read through an index, never the whole table.
  */
-import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import jobs from "../../src/jobs";
-import { nowMs } from "../../src/lib/clock";
 import { deleteExpired, deleteExpiredData } from "../../src/lib/retention";
 import { expectStatus, request } from "../helpers/api";
 import { useClock } from "../helpers/clock";
@@ -18,6 +15,7 @@ import {
   insertEvents,
   validCustomer,
 } from "../helpers/factories";
+import { runCron } from "../helpers/verifications";
 import { captureFetch, runQueue } from "../helpers/webhooks";
 
 const MINUTE = 60_000;
@@ -28,12 +26,6 @@ const NOW = Date.now();
 afterEach(() => {
   vi.restoreAllMocks();
 });
-
-async function runCron(): Promise<void> {
-  const ctx = createExecutionContext();
-  await jobs.scheduled(createScheduledController({ scheduledTime: nowMs(), cron: "* * * * *" }), env, ctx);
-  await waitOnExecutionContext(ctx);
-}
 
 const exists = async (table: string, column: string, value: string) =>
   (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${column} = ?`)

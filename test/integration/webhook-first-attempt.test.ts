@@ -5,13 +5,11 @@
  * mocked at fetch; the queue producer is spied on and kept from the real queue, so no
  * consumer runs here: what these tests see is the request's own fan-out.
  */
-import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { inArray } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest";
 import * as schema from "../../src/db/schema";
-import jobs from "../../src/jobs";
 import { nowMs } from "../../src/lib/clock";
 import { retryDelayAfter } from "../../src/webhooks/config";
 import { dispatchAfterWrite, MAX_FIRST_ATTEMPTS } from "../../src/webhooks/first-attempt";
@@ -28,6 +26,7 @@ import {
   validCustomer,
 } from "../helpers/factories";
 import { parseSignature, referenceHmac } from "../helpers/signature";
+import { runCron } from "../helpers/verifications";
 import { type Call, captureFetch, deliveryAttempts, dispatchedAt } from "../helpers/webhooks";
 
 const MINUTE = 60_000;
@@ -68,13 +67,6 @@ async function createCustomer(): Promise<string> {
     .bind(res.body.id)
     .first<{ id: string }>();
   return row?.id as string;
-}
-
-/** Runs the background Worker's cron (the outbox sweep among its jobs). */
-async function runSweep(): Promise<void> {
-  const ctx = createExecutionContext();
-  await jobs.scheduled(createScheduledController({ scheduledTime: nowMs(), cron: "* * * * *" }), env, ctx);
-  await waitOnExecutionContext(ctx);
 }
 
 /** What was queued for one event (the sweep also takes other tests' leftovers). */
@@ -186,10 +178,10 @@ describe("first attempts cut short: the event is left for the sweep, at least on
     expect(await deliveryAttempts(dest.id)).toEqual([]);
 
     clock.advance(4 * MINUTE);
-    await runSweep();
+    await runCron();
     expect(queuedFor(eventId)).toEqual([]);
     clock.advance(2 * MINUTE);
-    await runSweep();
+    await runCron();
     expect(queuedFor(eventId)).toEqual([
       { event_id: eventId, destination_id: dest.id, attempt: 1, shard: "DB" },
     ]);
@@ -203,7 +195,7 @@ describe("first attempts cut short: the event is left for the sweep, at least on
     expect(callsFor(dest.url, eventId)).toHaveLength(1);
     expect(await dispatchedAt(eventId)).toBeNull();
     clock.advance(6 * MINUTE);
-    await runSweep();
+    await runCron();
     expect(queuedFor(eventId)).toEqual([
       { event_id: eventId, destination_id: dest.id, attempt: 1, shard: "DB" },
     ]);

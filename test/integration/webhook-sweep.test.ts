@@ -1,13 +1,11 @@
 /**
- * The outbox sweep (the scheduled handler): events that no delivery consumer has taken,
- * because the isolate died between the write and the queue send, are dispatched by the cron
- * once five minutes old. Deliveries then go through the real local queue to a mocked fetch,
+ * The outbox sweep (the scheduled handler): events whose first attempts never finished,
+ * because the isolate died right after the write, are queued by the cron once five minutes
+ * old. Deliveries then go through the real local queue to a mocked fetch,
  * and the consumer that takes an event's message marks it dispatched.
  */
-import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import jobs from "../../src/jobs";
 import { nowMs } from "../../src/lib/clock";
 import type { DeliveryMessage } from "../../src/webhooks/message";
 import { client, expectStatus } from "../helpers/api";
@@ -21,6 +19,7 @@ import {
   validCustomer,
 } from "../helpers/factories";
 import { parseSignature, referenceHmac } from "../helpers/signature";
+import { runCron } from "../helpers/verifications";
 import { type Call, captureFetch, dispatchedAt, waitOutStrays } from "../helpers/webhooks";
 
 const SECOND = 1000;
@@ -35,12 +34,6 @@ let calls: Call[];
  */
 function insertUndispatched(ageMs: number, options: { live?: boolean } = {}): Promise<string> {
   return insertEvent(account.id, { ageMs, dispatchedAt: null, ...options });
-}
-
-async function runSweep(): Promise<void> {
-  const ctx = createExecutionContext();
-  await jobs.scheduled(createScheduledController({ scheduledTime: nowMs(), cron: "* * * * *" }), env, ctx);
-  await waitOnExecutionContext(ctx);
 }
 
 const eventIdsTo = (dest: { url: string }) =>
@@ -66,7 +59,7 @@ describe("the scheduled outbox sweep", () => {
     const eventId = await insertUndispatched(6 * MINUTE);
     expect(await dispatchedAt(eventId)).toBeNull();
 
-    await runSweep();
+    await runCron();
     const call = await expectDelivered(dest, eventId);
     expect(await dispatchedAt(eventId)).not.toBeNull();
     const body = JSON.parse(call.body);
@@ -82,7 +75,7 @@ describe("the scheduled outbox sweep", () => {
     const young = await insertUndispatched(5 * MINUTE - SECOND);
     const old = await insertUndispatched(5 * MINUTE + SECOND);
 
-    await runSweep();
+    await runCron();
     await expectDelivered(dest, old);
     // Negative: the young event must not be sent along with the old one.
     await waitOutStrays();
@@ -90,7 +83,7 @@ describe("the scheduled outbox sweep", () => {
     expect(await dispatchedAt(young)).toBeNull();
 
     clock.advance(2 * SECOND);
-    await runSweep();
+    await runCron();
     await expectDelivered(dest, young);
     expect(await dispatchedAt(young)).not.toBeNull();
   });
@@ -107,11 +100,11 @@ describe("the scheduled outbox sweep", () => {
         .flatMap(([messages]) => [...messages].map((m) => m.body.event_id))
         .filter((id) => id === eventId);
 
-    await runSweep();
+    await runCron();
     expect(sends()).toEqual([eventId]);
     for (const minutes of [1, 5, 60]) {
       clock.advance(minutes * MINUTE);
-      await runSweep();
+      await runCron();
     }
     expect(sends()).toEqual([eventId]);
     expect(await dispatchedAt(eventId)).toBeNull();
@@ -134,7 +127,7 @@ describe("the scheduled outbox sweep", () => {
     await vi.waitFor(async () => expect(await dispatchedAt(viaApi)).not.toBeNull(), { timeout: 5000 });
     const before = await dispatchedAt(done);
 
-    await runSweep();
+    await runCron();
     await expectDelivered(dest, pending);
     // Negative: `done` must not be sent again along with `pending`.
     await waitOutStrays();
@@ -151,7 +144,7 @@ describe("the scheduled outbox sweep", () => {
     const stranger = await createDestination((await createAccount()).testKey);
     const eventId = await insertUndispatched(5 * 60 * SECOND);
 
-    await runSweep();
+    await runCron();
     await expectDelivered(subscribed, eventId);
     // Negative: no other destination may receive what `subscribed` received.
     await waitOutStrays();
@@ -160,10 +153,10 @@ describe("the scheduled outbox sweep", () => {
 
   it("a swept event with no subscribed destination is marked dispatched and not swept again", async () => {
     const eventId = await insertUndispatched(5 * 60 * SECOND, { live: true });
-    await runSweep();
+    await runCron();
     const first = await dispatchedAt(eventId);
     expect(first).not.toBeNull();
-    await runSweep();
+    await runCron();
     expect(await dispatchedAt(eventId)).toBe(first);
   });
 });
@@ -181,13 +174,13 @@ describe("the sweep under a backlog", () => {
           .all<{ id: string }>()
       ).results.map((r) => r.id);
 
-    await runSweep();
+    await runCron();
     // Oldest first, at most 200 a run; the consumer marks what it takes.
     await vi.waitFor(async () => expect(await undispatched()).toEqual(ids.slice(200)), {
       timeout: 15_000,
       interval: 20,
     });
-    await runSweep();
+    await runCron();
     await vi.waitFor(async () => expect(await undispatched()).toEqual([]), { timeout: 15_000, interval: 20 });
     await vi.waitFor(() => expect(new Set(eventIdsTo(dest)).size).toBe(250), {
       timeout: 15_000,

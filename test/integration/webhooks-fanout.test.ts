@@ -5,15 +5,14 @@
  * would be queued (nothing reaches the real local queue here, so no consumer marks an event
  * dispatched: what the sweep queued it stamps, and leaves for five minutes).
  */
-import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest";
-import jobs from "../../src/jobs";
 import { nowMs } from "../../src/lib/clock";
 import type { DeliveryMessage } from "../../src/webhooks/message";
 import { type RedriveFilter, redriveStatement } from "../../src/webhooks/redrive";
 import { client, expectStatus } from "../helpers/api";
 import { createAccount, createDestination, insertEvent, insertEvents } from "../helpers/factories";
+import { runCron } from "../helpers/verifications";
 import { captureFetch, deadLetters, dispatchedAt, runQueue } from "../helpers/webhooks";
 
 const MINUTE = 60_000;
@@ -43,12 +42,6 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-async function runSweep(): Promise<void> {
-  const ctx = createExecutionContext();
-  await jobs.scheduled(createScheduledController({ scheduledTime: nowMs(), cron: "* * * * *" }), env, ctx);
-  await waitOnExecutionContext(ctx);
-}
-
 const pairsOf = (messages: DeliveryMessage[]) => messages.map((m) => `${m.event_id}>${m.destination_id}`);
 
 describe("a fan-out cut short re-sends only what was not sent", () => {
@@ -65,12 +58,12 @@ describe("a fan-out cut short re-sends only what was not sent", () => {
       return (forward as NonNullable<typeof forward>)(messages, options);
     });
 
-    await runSweep();
+    await runCron();
     const firstRun = new Set(queued.map((m) => m.event_id));
     expect(firstRun.size).toBeGreaterThan(0);
     expect(firstRun.size).toBeLessThan(events.length);
 
-    await runSweep();
+    await runCron();
     const expected = events.flatMap((e) => destinations.map((d) => `${e}>${d}`));
     expect(pairsOf(queued).sort()).toEqual(expected.sort());
   });
@@ -81,12 +74,12 @@ describe("a fan-out cut short re-sends only what was not sent", () => {
     const [sent, failing] = await insertEvents(account.id, 2, { ageMs: 5 * MINUTE, dispatchedAt: null });
     failingEvents.add(failing as string);
 
-    await runSweep();
+    await runCron();
     expect(pairsOf(queued)).toEqual([`${sent}>${dest.id}`]);
     // Dispatched is the consumer's mark, and no consumer took it yet.
     expect(await dispatchedAt(sent as string)).toBeNull();
     failingEvents.clear();
-    await runSweep();
+    await runCron();
     expect(pairsOf(queued)).toEqual([`${sent}>${dest.id}`, `${failing}>${dest.id}`]);
   });
 });
@@ -103,7 +96,7 @@ describe("the sweep handles each event on its own", () => {
     failingEvents.add(stuck);
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
 
-    await runSweep();
+    await runCron();
     expect(pairsOf(queued)).toEqual([`${other}>${destB.id}`]);
     const logged = errors.mock.calls.map((call) => String(call[0]));
     expect(logged.some((line) => line.includes(stuck) && line.includes("dispatch"))).toBe(true);
@@ -111,7 +104,7 @@ describe("the sweep handles each event on its own", () => {
     expect(logged.join("\n")).not.toMatch(/hooks\.example\.com|whsec_|"data"/);
 
     failingEvents.clear();
-    await runSweep();
+    await runCron();
     expect(pairsOf(queued)).toEqual([`${other}>${destB.id}`, `${stuck}>${destA.id}`]);
   });
 
@@ -119,7 +112,7 @@ describe("the sweep handles each event on its own", () => {
     const account = await createAccount();
     const dest = await createDestination(account.testKey);
     const eventId = await insertEvent(account.id, { ageMs: 5 * MINUTE, dispatchedAt: null });
-    await runSweep();
+    await runCron();
     expect(queued).toEqual([{ event_id: eventId, destination_id: dest.id, attempt: 1, shard: "DB" }]);
   });
 });
@@ -145,17 +138,17 @@ describe("re-driving dead letters (npm run webhooks:redrive)", () => {
     const second = await exhausted(account.id, b.id);
     const third = await exhausted(account.id, b.id);
 
-    await runSweep();
+    await runCron();
     expect(queued).toEqual([]);
     expect((await redrive({ event: eventId })).results).toHaveLength(1);
-    await runSweep();
+    await runCron();
     expect(queued).toEqual([{ event_id: eventId, destination_id: a.id, attempt: 1, shard: "DB" }]);
     expect(await deadLetters(a.id)).toEqual([]);
     expect(await deadLetters(b.id)).toHaveLength(2);
-    await runSweep();
+    await runCron();
     expect(queued).toHaveLength(1);
     expect((await redrive({ destination: b.id })).results).toHaveLength(2);
-    await runSweep();
+    await runCron();
     expect(pairsOf(queued.slice(1)).sort()).toEqual([`${second}>${b.id}`, `${third}>${b.id}`].sort());
     expect(await deadLetters(b.id)).toEqual([]);
   });
@@ -166,10 +159,10 @@ describe("re-driving dead letters (npm run webhooks:redrive)", () => {
     const eventId = await exhausted(account.id, dest.id);
     expectStatus(await client(account.testKey).post(`/v1/event-destinations/${dest.id}/disable`), 200);
     await redrive({ all: true });
-    await runSweep();
+    await runCron();
     expect(queued).toEqual([]);
     expectStatus(await client(account.testKey).post(`/v1/event-destinations/${dest.id}/enable`), 200);
-    await runSweep();
+    await runCron();
     expect(queued).toEqual([{ event_id: eventId, destination_id: dest.id, attempt: 1, shard: "DB" }]);
   });
 
