@@ -171,11 +171,16 @@ function esTaxes(i: number, entries: LineInput["taxes"], dates: ComputeInput["ta
   return applied as Applied[];
 }
 
-/** The custom taxes of a `global` line: always taxable, at most 10. */
+/**
+ * The custom taxes of a `global` line: always taxable, at most 10, none twice. A repeated
+ * (name, rate, effect) would fall into the breakdown row of its first entry and count the
+ * line's amount twice in that row's base, so it is refused like a repeated `es` tax.
+ */
 function customTaxes(i: number, entries: LineInput["taxes"], dates: ComputeInput["taxDates"]): Applied[] {
   if (entries.length > MAX_CUSTOM_TAXES) {
     throw invalid(`lines.${i}.taxes`, `Line ${i} has ${entries.length} taxes: at most ${MAX_CUSTOM_TAXES}.`);
   }
+  const seen = new Set<string>();
   return entries.map((entry, j) => {
     if (isCatalogRef(entry)) {
       // The resolver's own message: "Tax regime 'global' has no structured taxes (so no tax …)".
@@ -195,6 +200,14 @@ function customTaxes(i: number, entries: LineInput["taxes"], dates: ComputeInput
       rate: `${canonicalDecimal(rate)}%`,
       authority_code: null,
     };
+    const key = rowKey(line);
+    if (seen.has(key)) {
+      throw invalid(
+        `lines.${i}.taxes.${j}`,
+        `Tax ${rowLabel(line)} appears more than once on line ${i}: at most one entry per tax.`,
+      );
+    }
+    seen.add(key);
     return { line, description: entry.name, legal_reference: null };
   });
 }
@@ -205,7 +218,7 @@ function rowKey(t: LineTax): string {
 }
 
 /** "iva/general", or "'GST' 10% added" for a custom tax. */
-const rowLabel = (r: BreakdownRow) =>
+const rowLabel = (r: LineTax) =>
   r.tax === null ? `'${r.name}' ${r.rate} ${r.effect}` : `${r.tax}/${r.rule}`;
 
 /**

@@ -335,6 +335,30 @@ describe("The corrected invoice gains corrected_by, its only change", () => {
     expect((afterTwo.body as Invoice).corrected_by).toEqual([c1.id, c2.id]);
   });
 
+  it("concurrent correctives of one invoice: corrected_by lists them all, and each invoice.amended shows those committed before it", async () => {
+    const { api, customer } = await esIssuer();
+    const original = await issue(api, { customer: customer.id, lines: [ivaLine()] });
+    const correctives = await Promise.all(
+      Array.from({ length: 5 }, (_, k) =>
+        issue(api, {
+          type: "corrective",
+          corrects: { invoice: original.id, reason: "R1" },
+          lines: [ivaLine(`-${k + 1}`)],
+        }),
+      ),
+    );
+    const final = (await getInvoice(api, original.id)).corrected_by;
+    expect([...final].sort()).toEqual(correctives.map((c) => c.id).sort());
+
+    const amended = await events(api, "invoice.amended");
+    expect(amended).toHaveLength(5);
+    // Each event's list is the corrected invoice's list right after its own corrective: a
+    // prefix of the final list ending with that corrective, one event per length.
+    const lists = amended.map((e) => (e.data.object as Invoice).corrected_by);
+    expect(lists.map((l) => l.length).sort()).toEqual([1, 2, 3, 4, 5]);
+    for (const list of lists) expect(list).toEqual(final.slice(0, list.length));
+  });
+
   it("a rejected corrective leaves the corrected invoice untouched and writes nothing", async () => {
     const { api, customer } = await esIssuer();
     const original = await issue(api, { customer: customer.id, lines: [ivaLine()] });

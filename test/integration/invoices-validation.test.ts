@@ -444,6 +444,12 @@ const globalRows: Row[] = [
     "lines.0.taxes",
   ],
   [
+    "the same custom tax twice on a line",
+    (c) => withTaxes(c, [custom({}), custom({ name: "PST" }), custom({ rate: "10.0%" })]),
+    "parameter_invalid",
+    "lines.0.taxes.2",
+  ],
+  [
     "an unknown currency",
     (c) => ({ ...withTaxes(c, [custom({})]), currency: "XXY" }),
     "parameter_invalid",

@@ -417,6 +417,24 @@ describe("computeInvoice: custom taxes (regime global)", () => {
     expect(message).toBe("Line 1 has 11 taxes: at most 10.");
   });
 
+  it("a custom tax appears at most once per line: the same name, rate and effect twice is rejected on the repeat", () => {
+    const [param, message] = rejected(() =>
+      global([line("1", "100", custom("GST", "10%"), custom("PST", "7%"), custom("GST", "10.00%"))]),
+    );
+    expect(param).toBe("lines.0.taxes.2");
+    expect(message).toBe("Tax 'GST' 10% added appears more than once on line 0: at most one entry per tax.");
+    // Distinct rows are not repeats: another rate, another effect, another name.
+    const ok = global([
+      line("1", "100", custom("GST", "10%"), custom("GST", "5%"), custom("GST", "10%", "withheld"), custom("gst", "10%")),
+    ]);
+    expect(ok.tax_breakdown.map((r) => [r.name, r.base])).toEqual([
+      ["GST", 10000n],
+      ["GST", 10000n],
+      ["GST", 10000n],
+      ["gst", 10000n],
+    ]);
+  });
+
   it("a custom rate outside 0%–100% is rejected on its rate", () => {
     const [param, message] = rejected(() => global([line("1", "1", custom("GST", "101%"))]));
     expect(param).toBe("lines.0.taxes.0.rate");

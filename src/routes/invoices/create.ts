@@ -118,12 +118,17 @@ export const createInvoice = route({
         { id: issuedId, type: "invoice.issued", object: pending, fill: issuedPaths(pending, draft) },
       ];
       if (ctx.corrected) {
-        // The corrected invoice gains this one in `corrected_by`: its only change, ever.
-        const amended = serializeInvoice({
-          ...ctx.corrected,
-          correctedBy: [...ctx.corrected.correctedBy, draft.id],
+        // The corrected invoice gains this one in `corrected_by`: its only change, ever. The
+        // event's list is read inside the batch, not from the read above, so concurrent
+        // correctives of one invoice each show those committed before them.
+        const { id, correctedBy } = ctx.corrected;
+        const amended = serializeInvoice({ ...ctx.corrected, correctedBy: [...correctedBy, draft.id] });
+        const listNow = sql`(SELECT ${invoices.correctedBy} FROM ${invoices} WHERE ${invoices.id} = ${id})`;
+        events.push({
+          type: "invoice.amended",
+          object: amended,
+          fill: { "$.corrected_by": sql`json_insert(${listNow}, '$[#]', ${draft.id})` },
         });
-        events.push({ type: "invoice.amended", object: amended });
       }
       events.push(debit.event);
       try {
