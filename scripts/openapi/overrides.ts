@@ -12,7 +12,6 @@ import { listParams } from "../../src/lib/pagination";
 import { countryCode } from "../../src/lib/party";
 import { createCustomerBody, listCustomersQuery } from "../../src/routes/customers/schemas";
 import { createDestinationBody } from "../../src/routes/event-destinations/schemas";
-import { listEventsQuery } from "../../src/routes/events/schemas";
 import { catalogTax, createInvoiceBody, customTax, seriesName } from "../../src/routes/invoices/schemas";
 import {
   createPaymentInstructionBody,
@@ -136,9 +135,5 @@ export const inputOverrides = new Map<z.ZodType, Override>([
     described(
       "Case-insensitive substring of the id, name, Tax ID value or email; `%` and `_` match literally.",
     ),
-  ],
-  [
-    field(listEventsQuery, "related_object"),
-    described("Every event about one object: an id such as `inv_…` or `cus_…`."),
   ],
 ]);

@@ -29,6 +29,12 @@ export function text(max: number) {
     .refine((s) => !CONTROL.test(s), "must not contain control characters");
 }
 
+/**
+ * An object's id sent to name it (a filter, a reference in a body): single-line text like any
+ * other field, and anything longer than an id is no id. Whether it exists is the route's check.
+ */
+export const objectId = text(64);
+
 // The same, but line breaks and tabs are part of free text such as invoice notes.
 const CONTROL_EXCEPT_LAYOUT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 

@@ -23,7 +23,13 @@ export function expectError(
 ): asserts res is ApiResponse<ApiError> {
   if (res.status !== status) throw new Error(`expected HTTP ${status}, got ${res.status}: ${res.text}`);
   const type =
-    status === 401 ? "authentication_error" : status >= 500 ? "api_error" : "invalid_request_error";
+    status === 401
+      ? "authentication_error"
+      : status === 429
+        ? "rate_limit_error"
+        : status >= 500
+          ? "api_error"
+          : "invalid_request_error";
   const error = (res.body as Partial<ApiError> | null)?.error;
   expect(res.headers.get("content-type"), res.text).toMatch(/^application\/json/);
   expect(error, res.text).toMatchObject({ type, code, message: expect.any(String) });

@@ -258,16 +258,25 @@ describe("Idempotency-Key on every POST (Stripe's semantics)", () => {
     expect(await countRows("customers", account.id)).toBe(0);
   });
 
-  it("stored keys expire after 24 hours: the cron deletes them and the key is free again", async () => {
+  it("stored keys expire after 24 hours: replayed just before, the cron deletes them after and the key is free again", async () => {
     const account = await createAccount();
-    expectStatus(await post(account.testKey, "/v1/customers", validCustomer, "old"), 201);
+    const clock = useClock(Date.now());
+    const first = await post(account.testKey, "/v1/customers", validCustomer, "old");
+    expectStatus(first, 201);
     expect(await storedKeys(account.id)).toBe(1);
-    const clock = useClock(Date.now() + 25 * HOUR);
+    // One minute before the 24 hours are up, the stored response still answers.
+    clock.advance(24 * HOUR - 60_000);
+    const replay = await post(account.testKey, "/v1/customers", validCustomer, "old");
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.text).toBe(first.text);
+    expect(await deleteExpiredIdempotencyKeys(env)).toBe(0);
+    expect(await countRows("customers", account.id)).toBe(1);
+    clock.advance(HOUR + 60_000);
     // Expired but not yet swept: a new request with the key runs afresh.
     const again = await post(account.testKey, "/v1/customers", { ...validCustomer, name: "New" }, "old");
     expectStatus(again, 201);
     expect(again.body.name).toBe("New");
-    clock.set(Date.now() + 50 * HOUR);
+    clock.advance(25 * HOUR);
     expect(await deleteExpiredIdempotencyKeys(env)).toBeGreaterThanOrEqual(1);
     expect(await storedKeys(account.id)).toBe(0);
   });

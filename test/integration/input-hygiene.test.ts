@@ -5,11 +5,13 @@ import { countRows } from "../helpers/db";
 import {
   createAccount,
   createCustomer,
+  createDestination,
   type TestAccount,
   validAddress,
   validCustomer,
 } from "../helpers/factories";
-import { expectError } from "../helpers/security";
+import { esIssuer } from "../helpers/invoices";
+import { dbSnapshot, expectError } from "../helpers/security";
 
 /** Sets `value` at a dotted path of a copy of the valid customer (with an address). */
 function withField(path: string, value: unknown): Record<string, any> {
@@ -219,6 +221,70 @@ describe("input hygiene", () => {
     it.each(["XX", "ESP", "EL", "UK", ""])("tax_id.country %j is 400", async (country) => {
       const body = { ...validCustomer, tax_id: { country, type: "local", value: "123" } };
       await expectCreateRejected(body, 400, "parameter_invalid", "tax_id.country");
+    });
+  });
+
+  describe("ids sent to name an object (filters and references) are single-line text too", () => {
+    const bad = "evt_\u0000x";
+    const q = encodeURIComponent(bad);
+
+    it.each([
+      ["GET /v1/events?related_object=", `/v1/events?related_object=${q}`, "related_object"],
+      ["GET /v1/invoices?customer=", `/v1/invoices?customer=${q}`, "customer"],
+    ])("%s with a NUL is 400 with its param, not an empty list", async (_, path, param) => {
+      expectError(await api.get(path), 400, "parameter_invalid", param);
+    });
+
+    it("an attempts filter and a resend naming an event with a control character are 400 event, and write nothing", async () => {
+      const dest = await createDestination(api);
+      expectError(
+        await api.get(`/v1/event-destinations/${dest.id}/attempts?event=${q}`),
+        400,
+        "parameter_invalid",
+        "event",
+      );
+      const before = await dbSnapshot();
+      expectError(
+        await api.post(`/v1/event-destinations/${dest.id}/resend`, { event: "evt_\tx" }),
+        400,
+        "parameter_invalid",
+        "event",
+      );
+      expect(await dbSnapshot()).toBe(before);
+    });
+
+    it("an invoice's customer, payment option and corrected invoice, and the account's default instructions, with a control character are 400 on their param, and write nothing", async () => {
+      const { api: es } = await esIssuer();
+      const line = {
+        description: "Work",
+        quantity: "1",
+        unit_price: "10",
+        taxes: [{ tax: "iva", rule: "general" }],
+      };
+      const before = await dbSnapshot();
+      const cases: [string, unknown, string][] = [
+        ["/v1/invoices", { customer: "cus_\u0001", lines: [line] }, "customer"],
+        [
+          "/v1/invoices",
+          { type: "simplified", lines: [line], payment_terms: { options: ["pmi_\n"] } },
+          "payment_terms.options.0",
+        ],
+        [
+          "/v1/invoices",
+          { type: "corrective", corrects: { invoice: "inv_\u007f", reason: "R5" }, lines: [line] },
+          "corrects.invoice",
+        ],
+      ];
+      for (const [path, body, param] of cases) {
+        expectError(await es.post(path, body), 400, "parameter_invalid", param);
+      }
+      expectError(
+        await es.patch("/v1/account", { default_payment_instructions: ["pmi_\u0085"] }),
+        400,
+        "parameter_invalid",
+        "default_payment_instructions.0",
+      );
+      expect(await dbSnapshot()).toBe(before);
     });
   });
 });

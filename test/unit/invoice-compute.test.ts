@@ -425,7 +425,14 @@ describe("computeInvoice: custom taxes (regime global)", () => {
     expect(message).toBe("Tax 'GST' 10% added appears more than once on line 0: at most one entry per tax.");
     // Distinct rows are not repeats: another rate, another effect, another name.
     const ok = global([
-      line("1", "100", custom("GST", "10%"), custom("GST", "5%"), custom("GST", "10%", "withheld"), custom("gst", "10%")),
+      line(
+        "1",
+        "100",
+        custom("GST", "10%"),
+        custom("GST", "5%"),
+        custom("GST", "10%", "withheld"),
+        custom("gst", "10%"),
+      ),
     ]);
     expect(ok.tax_breakdown.map((r) => [r.name, r.base])).toEqual([
       ["GST", 10000n],

@@ -2,14 +2,14 @@ import * as z from "zod";
 import { TAX_REGIME_IDS } from "../../constants";
 import { addressObject, taxIdObject, timestamp } from "../../lib/api-schemas";
 import { addressPatchInput, taxIdInput } from "../../lib/party";
-import { text } from "../../lib/validation";
+import { objectId, text } from "../../lib/validation";
 
 export const MAX_DEFAULT_PAYMENT_INSTRUCTIONS = 10;
 
 export const updateAccountBody = z
   .object({
     default_payment_instructions: z
-      .array(z.string())
+      .array(objectId)
       .max(MAX_DEFAULT_PAYMENT_INSTRUCTIONS, `must have at most ${MAX_DEFAULT_PAYMENT_INSTRUCTIONS} entries`)
       .optional(),
     /** The issuer profile of this environment: what invoices snapshot as `issuer`. */

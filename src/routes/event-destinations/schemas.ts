@@ -2,7 +2,7 @@ import * as z from "zod";
 import { ATTEMPT_OUTCOMES, DESTINATION_STATUSES, DISABLED_REASONS, isEventType } from "../../constants";
 import { timestamp } from "../../lib/api-schemas";
 import { listParams } from "../../lib/pagination";
-import { text } from "../../lib/validation";
+import { objectId, text } from "../../lib/validation";
 import { MAX_OVERLAP_SECONDS } from "../../webhooks/rotation";
 
 export const MAX_ENABLED_EVENTS = 100;
@@ -48,16 +48,13 @@ export const destinationObject = z
 
 export type Destination = z.output<typeof destinationObject>;
 
-/** An event id to look up: anything longer than an id is no id. */
-const eventId = z.string().max(64, "must be at most 64 characters");
-
 export const listAttemptsQuery = listParams
-  .extend({ event: eventId.optional().describe("Only the attempts of this event.") })
+  .extend({ event: objectId.optional().describe("Only the attempts of this event.") })
   .strict();
 
 export const resendBody = z
   .object({
-    event: eventId.describe("A past event of this environment, of a type the destination receives."),
+    event: objectId.describe("A past event of this environment, of a type the destination receives."),
   })
   .strict();
 

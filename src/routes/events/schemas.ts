@@ -2,12 +2,14 @@ import * as z from "zod";
 import { EVENT_TYPES } from "../../constants";
 import { timestamp } from "../../lib/api-schemas";
 import { listParams } from "../../lib/pagination";
+import { objectId } from "../../lib/validation";
 
 export const listEventsQuery = listParams
   .extend({
     type: z.enum(EVENT_TYPES).optional(),
-    /** Everything that happened to one object: an id such as `inv_…` or `cus_…`. */
-    related_object: z.string().max(64, "must be at most 64 characters").optional(),
+    related_object: objectId
+      .describe("Every event about one object: an id such as `inv_…` or `cus_…`.")
+      .optional(),
   })
   .strict();
 

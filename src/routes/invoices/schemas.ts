@@ -11,7 +11,7 @@ import { addressObject, timestamp } from "../../lib/api-schemas";
 import { isIsoDate } from "../../lib/dates";
 import { customRate, quantity, unitPrice } from "../../lib/money";
 import { listParams } from "../../lib/pagination";
-import { multilineText, text, upperCaseCode } from "../../lib/validation";
+import { multilineText, objectId, text, upperCaseCode } from "../../lib/validation";
 
 export const MAX_LINES = 200;
 export const MAX_PAYMENT_OPTIONS = 10;
@@ -55,7 +55,7 @@ const line = z
 export const createInvoiceBody = z
   .object({
     type: z.enum(INVOICE_TYPES).optional(),
-    customer: z.string().nullable().optional(),
+    customer: objectId.nullable().optional(),
     series: seriesName.optional(),
     numbering: z.enum(INVOICE_NUMBERINGS).optional(),
     issue_date: isoDate.optional(),
@@ -68,12 +68,12 @@ export const createInvoiceBody = z
     payment_terms: z
       .object({
         due_date: isoDate.nullable().optional(),
-        options: z.array(z.string()).min(1, "must have at least 1 entry").max(MAX_PAYMENT_OPTIONS).optional(),
+        options: z.array(objectId).min(1, "must have at least 1 entry").max(MAX_PAYMENT_OPTIONS).optional(),
       })
       .strict()
       .optional(),
     corrects: z
-      .object({ invoice: z.string(), reason: z.enum(CORRECTION_REASONS) })
+      .object({ invoice: objectId, reason: z.enum(CORRECTION_REASONS) })
       .strict()
       .optional(),
     notes: multilineText(2000).nullable().optional(),
@@ -84,7 +84,7 @@ export type CreateInvoiceBody = z.output<typeof createInvoiceBody>;
 
 export const listInvoicesQuery = listParams
   .extend({
-    customer: z.string().optional(),
+    customer: objectId.optional(),
     type: z.enum(INVOICE_TYPES).optional(),
     series: seriesName.optional(),
   })
