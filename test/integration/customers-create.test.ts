@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { type ApiClient, client, expectStatus } from "../helpers/api";
 import { countRows } from "../helpers/db";
 import {
@@ -8,6 +8,7 @@ import {
   validAddress,
   validCustomer,
 } from "../helpers/factories";
+import { expectError } from "../helpers/security";
 
 const customerCount = (accountId: string) => countRows("customers", accountId);
 
@@ -108,6 +109,37 @@ describe("POST /v1/customers", () => {
         prefixes.add(res.body.invoice_prefix);
       }
       expect(prefixes.size).toBe(20);
+    });
+
+    it("a generated invoice_prefix is retried on collision, and after 5 collisions the request is a 500 that writes nothing", async () => {
+      const own = await createAccount();
+      const owned = client(own.testKey);
+      expectStatus(await owned.post("/v1/customers", { ...validCustomer, invoice_prefix: "AAAAAA" }), 201);
+      // Zero bytes make the generator draw "AAAAAA" (only the prefix generator asks for 8 bytes).
+      const real = crypto.getRandomValues.bind(crypto);
+      let collisions = 2;
+      const draws = vi
+        .spyOn(crypto, "getRandomValues")
+        .mockImplementation(((array: Uint8Array) => {
+          if (array.length !== 8 || collisions === 0) return real(array);
+          collisions--;
+          return array.fill(0);
+        }) as typeof crypto.getRandomValues);
+      const retried = await owned.post("/v1/customers", validCustomer);
+      expectStatus(retried, 201);
+      expect(retried.body.invoice_prefix).toMatch(/^[A-HJ-NP-Z]{6}$/);
+      expect(retried.body.invoice_prefix).not.toBe("AAAAAA");
+      expect(collisions).toBe(0);
+
+      collisions = Number.POSITIVE_INFINITY;
+      const before = await customerCount(own.id);
+      const exhausted = await owned.post("/v1/customers", validCustomer);
+      expectError(exhausted, 500, "api_error");
+      expect(exhausted.body.error.message).toBe(
+        "Could not generate a unique invoice_prefix; retry the request.",
+      );
+      expect(await customerCount(own.id)).toBe(before);
+      draws.mockRestore();
     });
 
     it("a supplied invoice_prefix is uppercased", async () => {

@@ -130,6 +130,33 @@ describe("event destinations: create, retrieve, list", () => {
     expectStatus(max, 201);
   });
 
+  it("maximum lengths: a name of 256 characters and a url of 2048 are accepted, one more is 400 on create and update, writing nothing", async () => {
+    const base = "https://hooks.example.com/";
+    const longUrl = (n: number) => base + "a".repeat(n - base.length);
+    const created = await api.post("/v1/event-destinations", {
+      ...validDestination,
+      name: "n".repeat(256),
+      url: longUrl(2048),
+    });
+    expectStatus(created, 201);
+    expect([created.body.name.length, created.body.url.length]).toEqual([256, 2048]);
+    const before = await destinationCount(account.id);
+    for (const [field, value] of [
+      ["name", "n".repeat(257)],
+      ["url", longUrl(2049)],
+    ] as const) {
+      const body = { ...validDestination, [field]: value };
+      expectError(await api.post("/v1/event-destinations", body), 400, "parameter_invalid", field);
+      const patch = await api.patch(`/v1/event-destinations/${created.body.id}`, { [field]: value });
+      expectError(patch, 400, "parameter_invalid", field);
+    }
+    expect(await destinationCount(account.id)).toBe(before);
+    expect(await readDestination(account.testKey, created.body.id)).toMatchObject({
+      name: "n".repeat(256),
+      url: longUrl(2048),
+    });
+  });
+
   it("name, url and enabled_events are required", async () => {
     for (const field of ["name", "url", "enabled_events"]) {
       const body: Record<string, unknown> = { ...validDestination };
