@@ -1,9 +1,10 @@
 // Mints an API key and prints it once; only its SHA-256 is stored.
 //
-//   npm run key:create -- --account acct_… [--mode live|test] [--remote]
+//   npm run key:create -- --account acct_… [--mode live|test] [--remote | --persist-to DIR]
 //   npm run key:create -- --new-account "Acme SL" --tax-regime es [--shard DB] [--mode live] [--remote]
 //
-// Without --remote it writes to the local D1 (what `npm start` serves); with --remote it
+// Without --remote it writes to the local D1 (what `npm start` serves, or the state directory
+// given with --persist-to); with --remote it
 // writes to the production D1 named in wrangler.toml (needs `wrangler login` there). A new
 // account goes on the shard --shard names (a D1 binding listed in SHARDS, default DB) and into
 // the directory; the key goes into the directory (docs/scaling.md).
@@ -19,6 +20,7 @@ const { values } = parseArgs({
     mode: { type: "string", default: "test" },
     shard: { type: "string", default: "DB" },
     remote: { type: "boolean", default: false },
+    "persist-to": { type: "string" },
   },
 });
 
@@ -31,9 +33,10 @@ if (!values.account === !values["new-account"])
   fail("Pass exactly one of --account <id> or --new-account <name>.");
 if (!["es", "global"].includes(values["tax-regime"])) fail("--tax-regime must be es or global.");
 if (!/^[A-Z][A-Z0-9_]*$/.test(values.shard)) fail("--shard must be a D1 binding name listed in SHARDS.");
+if (values.remote && values["persist-to"]) fail("--persist-to names a local state: drop it with --remote.");
 
 const now = new Date().toISOString();
-const target = { remote: values.remote };
+const target = { remote: values.remote, persistTo: values["persist-to"] };
 let accountId = values.account;
 if (values["new-account"]) {
   accountId = newId("acct");
