@@ -118,13 +118,11 @@ describe("POST /v1/customers", () => {
       // Zero bytes make the generator draw "AAAAAA" (only the prefix generator asks for 8 bytes).
       const real = crypto.getRandomValues.bind(crypto);
       let collisions = 2;
-      const draws = vi
-        .spyOn(crypto, "getRandomValues")
-        .mockImplementation(((array: Uint8Array) => {
-          if (array.length !== 8 || collisions === 0) return real(array);
-          collisions--;
-          return array.fill(0);
-        }) as typeof crypto.getRandomValues);
+      const draws = vi.spyOn(crypto, "getRandomValues").mockImplementation(((array: Uint8Array) => {
+        if (array.length !== 8 || collisions === 0) return real(array);
+        collisions--;
+        return array.fill(0);
+      }) as typeof crypto.getRandomValues);
       const retried = await owned.post("/v1/customers", validCustomer);
       expectStatus(retried, 201);
       expect(retried.body.invoice_prefix).toMatch(/^[A-HJ-NP-Z]{6}$/);
