@@ -3,23 +3,15 @@
  * database is touched) and one real credit of a local state made by `npm start`'s setup. The
  * SQL itself is tested in workerd (test/integration/balance.test.ts).
  */
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs script, typed by its use here
 import { parseAmount } from "../../scripts/balance-top-up.mjs";
 
-const root = decodeURIComponent(new URL("../../", import.meta.url).pathname);
-// Node 22 of the devDependencies (what npm scripts run), whatever `node` the machine has.
-const NODE = `${root}node_modules/.bin/node`;
-/** The seed's Spanish account (scripts/seed-local.mjs): 100.00 EUR in each environment. */
-const ES_ACCOUNT = "acct_0000000000000000000000ES01";
+import { ES_ACCOUNT, runNode, seededState } from "./local-state";
 
-function topUp(...args: string[]) {
-  const run = spawnSync(NODE, ["scripts/balance-top-up.mjs", ...args], { cwd: root, encoding: "utf8" });
-  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
-}
+// The seed gives ES_ACCOUNT 100.00 EUR in each environment.
+const topUp = (...args: string[]) => runNode(["scripts/balance-top-up.mjs", ...args]);
 
 describe("balance:top-up --amount: a positive EUR amount with at most 2 decimals", () => {
   it.each([
@@ -72,12 +64,7 @@ describe("balance:top-up credits a local state", () => {
   let state: string;
 
   beforeAll(() => {
-    state = mkdtempSync(`${tmpdir()}/top-up-`);
-    const setup = spawnSync(NODE, ["scripts/start.mjs", "--persist-to", state, "--setup-only"], {
-      cwd: root,
-      encoding: "utf8",
-    });
-    expect(setup.status, setup.stderr).toBe(0);
+    state = seededState("top-up");
   }, 120_000);
 
   afterAll(() => rmSync(state, { recursive: true, force: true }));

@@ -4,49 +4,17 @@
  * on a temporary state made by `npm start`'s setup (migrations and dev seed), named with
  * --persist-to, never on the developer's own.
  */
-import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-
-const root = decodeURIComponent(new URL("../../", import.meta.url).pathname);
-// Node 22 of the devDependencies (what npm scripts run), whatever `node` the machine has.
-const NODE = `${root}node_modules/.bin/node`;
-const WRANGLER = `${root}node_modules/wrangler/bin/wrangler.js`;
-/** The seed's Spanish account (scripts/seed-local.mjs). */
-const ES_ACCOUNT = "acct_0000000000000000000000ES01";
-
-const sha256Hex = (s: string) => createHash("sha256").update(s).digest("hex");
+import { d1 as d1On, ES_ACCOUNT, filesUnder, runNode, seededState, sha256Hex } from "./local-state";
 
 let state: string;
 
-function keyCreate(...args: string[]) {
-  const run = spawnSync(NODE, ["scripts/key-create.mjs", "--persist-to", state, ...args], {
-    cwd: root,
-    encoding: "utf8",
-  });
-  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
-}
+const keyCreate = (...args: string[]) => runNode(["scripts/key-create.mjs", "--persist-to", state, ...args]);
 
-/** Runs `sql` on the temporary state's DB; one result list per statement. */
-function d1(sql: string): Record<string, unknown>[][] {
-  const run = spawnSync(
-    NODE,
-    [WRANGLER, "d1", "execute", "DB", "--local", "--persist-to", state, "--json", "--command", sql],
-    { cwd: root, encoding: "utf8", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
-  );
-  expect(run.status, run.stderr).toBe(0);
-  return (JSON.parse(run.stdout) as { results: Record<string, unknown>[] }[]).map((r) => r.results);
-}
-
-/** Every file of the state directory, recursively. */
-function stateFiles(): string[] {
-  return readdirSync(state, { recursive: true })
-    .map((file) => `${state}/${file}`)
-    .filter((path) => statSync(path).isFile())
-    .sort();
-}
+const d1 = (sql: string) => d1On(state, sql);
+const stateFiles = () => filesUnder(state);
 
 /** Each state file's SHA-256: even a read-only `wrangler d1 execute` changes its -wal/-shm. */
 function fingerprint(): Record<string, string> {
@@ -61,12 +29,7 @@ function filesHolding(text: string): string[] {
 }
 
 beforeAll(() => {
-  state = mkdtempSync(`${tmpdir()}/key-create-`);
-  const setup = spawnSync(NODE, ["scripts/start.mjs", "--persist-to", state, "--setup-only"], {
-    cwd: root,
-    encoding: "utf8",
-  });
-  expect(setup.status, setup.stderr).toBe(0);
+  state = seededState("key-create");
 }, 120_000);
 
 afterAll(() => rmSync(state, { recursive: true, force: true }));

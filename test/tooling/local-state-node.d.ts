@@ -1,8 +1,7 @@
-// The overloads test/tooling/key-create.test.ts and seed-local.test.ts call beyond those of the
+// The overloads test/tooling/local-state.ts and the tests using it call beyond those of the
 // other test/tooling/*.d.ts files. Those declare spawnSync, readdirSync and readFileSync in
 // these modules, which hides every other overload of those names; the functions they leave
-// undeclared (statSync, copyFileSync, createHash) keep @types/node's types, which vitest's
-// types bring in.
+// undeclared (statSync, createHash) keep @types/node's types, which vitest's types bring in.
 
 declare module "node:child_process" {
   export function spawnSync(

@@ -3,16 +3,11 @@
  * migrations): run twice on a migrated local state, the second run changes no row of any
  * table; the dev keys it seeds are stored as their SHA-256 and are in no migration.
  */
-import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { d1 as d1On, filesUnder, root, runOk as run, sha256Hex, WRANGLER } from "./local-state";
 
-const root = decodeURIComponent(new URL("../../", import.meta.url).pathname);
-// Node 22 of the devDependencies (what npm scripts run), whatever `node` the machine has.
-const NODE = `${root}node_modules/.bin/node`;
-const WRANGLER = `${root}node_modules/wrangler/bin/wrangler.js`;
 /** The dev keys (README's Development keys), with the account, its regime and the environment of each. */
 const DEV_KEYS = [
   ["sk_test_es_localdev", "acct_0000000000000000000000ES01", "es", 0],
@@ -21,36 +16,8 @@ const DEV_KEYS = [
   ["sk_live_global_localdev", "acct_0000000000000000000000GL01", "global", 1],
 ] as const;
 
-const sha256Hex = (s: string) => createHash("sha256").update(s).digest("hex");
-
 let state: string;
-
-function run(args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync(NODE, args, {
-    cwd: root,
-    encoding: "utf8",
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", ...env },
-  });
-  expect(result.status, result.stderr).toBe(0);
-  return result.stdout;
-}
-
-/** Runs `sql` on the temporary state's DB; one result list per statement. */
-function d1(sql: string): Record<string, unknown>[][] {
-  const out = run([
-    WRANGLER,
-    "d1",
-    "execute",
-    "DB",
-    "--local",
-    "--persist-to",
-    state,
-    "--json",
-    "--command",
-    sql,
-  ]);
-  return (JSON.parse(out) as { results: Record<string, unknown>[] }[]).map((r) => r.results);
-}
+const d1 = (sql: string) => d1On(state, sql);
 
 /**
  * The whole database: its schema and every table's rows (D1 refuses its own _cf_ tables),
@@ -121,16 +88,13 @@ describe("seed-local", () => {
       ),
     );
     // Seeded as their SHA-256 only: no byte of the state holds a dev key.
-    const stateFiles = readdirSync(state, { recursive: true })
-      .map((file) => `${state}/${file}`)
-      .filter((path) => statSync(path).isFile());
-    expect(stateFiles.filter((path) => readFileSync(path, "latin1").includes("_localdev"))).toEqual([]);
+    expect(filesUnder(state).filter((path) => readFileSync(path, "latin1").includes("_localdev"))).toEqual(
+      [],
+    );
 
     // No migration (nor drizzle's snapshots in migrations/meta) holds the marker, a dev key or
     // its hash.
-    const migrations = readdirSync(`${root}migrations`, { recursive: true })
-      .map((file) => `${root}migrations/${file}`)
-      .filter((path) => statSync(path).isFile());
+    const migrations = filesUnder(`${root}migrations`);
     expect(migrations.filter((path) => path.endsWith(".sql")).length).toBeGreaterThan(0);
     const needles = ["localdev", ...DEV_KEYS.map(([key]) => sha256Hex(key))];
     const holding = migrations.filter((path) => {
