@@ -49,6 +49,7 @@ const decimal =
   () => ({
     description,
     pattern: "^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$",
+    maxLength: 32,
     examples,
   });
 
@@ -76,6 +77,7 @@ export const inputOverrides = new Map<z.ZodType, Override>([
     customRate,
     described('A percentage string from "0%" to "100%", at most 4 decimals.', {
       pattern: "^(0|[1-9][0-9]*)(\\.[0-9]+)?%$",
+      maxLength: 32,
       examples: ["7.5%", "10%"],
     }),
   ],

@@ -141,6 +141,9 @@ function absAtMost(d: Decimal, limit: bigint): boolean {
   return abs(d.units) <= limit * pow10(d.scale);
 }
 
+/** The longest number string a request field takes ("-1000000000000.000000" is 21). */
+const MAX_NUMBER_CHARS = 32;
+
 /**
  * A request field holding a number as a string. The output is the string as sent (the compute
  * step parses it); `problem` returns a message when the parsed value is out of bounds.
@@ -154,8 +157,15 @@ function numberString(
   return z
     .string({ error: `must be a ${kind} string such as "${example}", not a JSON number` })
     .superRefine((s, ctx) => {
-      const d = parse(s);
-      const message = d === null ? `must be a ${kind} string such as "${example}"` : problem(d);
+      // Every value in bounds is far shorter; a longer one is not parsed (BigInt of a
+      // million digits costs ~60 ms of CPU).
+      const d = s.length > MAX_NUMBER_CHARS ? null : parse(s);
+      const message =
+        s.length > MAX_NUMBER_CHARS
+          ? `must be a ${kind} string of at most ${MAX_NUMBER_CHARS} characters`
+          : d === null
+            ? `must be a ${kind} string such as "${example}"`
+            : problem(d);
       if (message !== null) ctx.addIssue({ code: "custom", message });
     });
 }

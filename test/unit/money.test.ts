@@ -292,6 +292,16 @@ describe("request field schemas", () => {
     expect(problem(quantity, "")).toBe('must be a decimal string such as "2.5"');
   });
 
+  it("a number string of more than 32 characters is refused unparsed; the longest values in bounds are 21", () => {
+    expect(problem(unitPrice, "-1000000000000.000000")).toBeNull();
+    expect(problem(quantity, `1000000000.${"0".repeat(22)}`)).toBe(
+      "must be a decimal string of at most 32 characters",
+    );
+    const huge = `1${"0".repeat(900_000)}`;
+    expect(problem(unitPrice, huge)).toBe("must be a decimal string of at most 32 characters");
+    expect(problem(customRate, `${huge}%`)).toBe("must be a percentage string of at most 32 characters");
+  });
+
   it("a JSON number is not accepted where a decimal string is expected", () => {
     expect(problem(quantity, 3)).toBe('must be a decimal string such as "2.5", not a JSON number');
     expect(problem(unitPrice, 9.99)).toBe('must be a decimal string such as "33.333", not a JSON number');
