@@ -31,9 +31,12 @@ const sql: Sql = async (database, statement) =>
   (d1Execute(statement, { ...target, database }) as { results: Record<string, unknown>[] }[]).at(-1)
     ?.results ?? [];
 
+// Key caches hold a directory answer for 30 s, and that answer may come from a replica that
+// lags the primary: 60 s covers the cache and half a minute of replica lag.
+const PAUSE_MS = 60_000;
 const result = await moveAccount(sql, account, to, () => {
-  console.log(`${account}: writes paused; waiting 35 s for every key cache to see it…`);
-  return new Promise((resolve) => setTimeout(resolve, 35_000));
+  console.log(`${account}: writes paused; waiting 60 s for every key cache to see it…`);
+  return new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
 });
 if (!result.moved) fail(`Not moved: ${result.reason}`);
 else {

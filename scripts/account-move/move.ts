@@ -167,7 +167,7 @@ export type MoveResult =
  * A refusal leaves the account where it was, with its writes resumed.
  *
  * @example
- * const result = await moveAccount(sql, "acct_…", "DB_2", () => sleep(35_000));
+ * const result = await moveAccount(sql, "acct_…", "DB_2", () => sleep(60_000));
  */
 export async function moveAccount(
   sql: Sql,
