@@ -5,21 +5,15 @@ import { apiKeys, directoryAccounts } from "../db/schema";
 import { READS } from "../db/session";
 import { shardEnv } from "../db/shards";
 import type { AppEnv, Caller } from "../env";
-import { nowMs } from "./clock";
 import { sha256Hex } from "./crypto";
 import { ApiError } from "./errors";
+import { KeyCache } from "./key-cache";
 import { consume, limitAddress, refuseIfAddressLimited } from "./rate-limit";
 
 const KEY_FORMAT = /^sk_(test|live)_[A-Za-z0-9_-]{8,120}$/;
 
-// Key lookups are cached per isolate so that most requests cost no extra D1 round trip.
-// A revoked key stops working within CACHE_TTL_MS; unknown keys are cached briefly too, and
-// the map is bounded so random keys cannot grow it without limit.
-const CACHE_TTL_MS = 30_000;
-// Short, so a key minted just after a failed try works almost at once.
-const UNKNOWN_KEY_TTL_MS = 5_000;
-const CACHE_MAX = 1_000;
-const cache = new Map<string, { caller: Caller | null; expires: number }>();
+// Per isolate; bounded, so random keys cannot grow it without limit.
+const keys = new KeyCache(1_000);
 
 /** What a write to a moving account is told to wait: a move takes minutes, not hours. */
 const MOVING_RETRY_AFTER_SECONDS = 60;
@@ -62,7 +56,7 @@ export const auth: MiddlewareHandler<AppEnv> = async (c, next) => {
     );
   }
   const hash = await sha256Hex(key);
-  let caller = cached(hash);
+  let caller = keys.get(hash);
   if (caller === undefined) {
     refuseIfAddressLimited(c);
     caller = await lookup(c.env.DIRECTORY, c.get("dbUsage"), key, hash);
@@ -83,12 +77,6 @@ export const auth: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.env = shardEnv(c.env, caller.shard);
   await next();
 };
-
-/** The cached answer for a key hash: a caller, `null` (unknown key), or `undefined` (ask D1). */
-function cached(hash: string): Caller | null | undefined {
-  const hit = cache.get(hash);
-  return hit && hit.expires > nowMs() ? hit.caller : undefined;
-}
 
 /**
  * The directory's answer for a key hash. Read from the nearest replica: a key minted or revoked
@@ -130,7 +118,6 @@ async function lookup(
         }
       : null;
 
-  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
-  cache.set(hash, { caller, expires: nowMs() + (caller ? CACHE_TTL_MS : UNKNOWN_KEY_TTL_MS) });
+  keys.remember(hash, caller);
   return caller;
 }
