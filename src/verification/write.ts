@@ -6,8 +6,8 @@ import { type TaxIdRow, taxIds } from "../db/schema";
 import type { Caller } from "../env";
 import type { Scope, Writer } from "../events/write";
 import type { newTaxIdColumns } from "../lib/party";
-import { hasRegistry } from ".";
 import { queueVerifications } from "./dispatch";
+import { hasRegistry } from "./route";
 
 /** The inline columns of a Tax ID just created (`newTaxIdColumns`). */
 export type NewTaxId = ReturnType<typeof newTaxIdColumns>;

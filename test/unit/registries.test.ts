@@ -1,8 +1,9 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AEAT_VNIF_SEAL_URL, AEAT_VNIF_URL, aeatRegistry } from "../../src/verification/aeat";
-import { hasRegistry, registryFor } from "../../src/verification/index";
+import { registryFor } from "../../src/verification/index";
 import type { RegistryAnswer, RegistryQuery } from "../../src/verification/registry";
+import { hasRegistry } from "../../src/verification/route";
 import { sandboxRegistry } from "../../src/verification/sandbox";
 import { VIES_CHECK_URL, viesRegistry } from "../../src/verification/vies";
 import aeatFault from "../fixtures/registries/aeat-fault.xml?raw";
