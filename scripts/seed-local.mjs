@@ -48,7 +48,7 @@ for (const a of accounts) {
     const live = mode === "live" ? 1 : 0;
     const { legalName, taxId, address } = a.profile;
     const txi = `txi_0000000000000000000000${a.slug === "es" ? "ES" : "GL"}${mode === "test" ? "T" : "V"}1`;
-    // As hasRegistry (src/verification/index.ts) decides: the sandbox checks the es account's
+    // As hasRegistry (src/verification/route.ts) decides: the sandbox checks the es account's
     // es_nif in Test, and this is its answer for B12345674 (seeded settled: `wrangler dev` runs
     // no cron, so a seeded `pending` would never be queued). Live has no AEAT credentials
     // locally, and `local` has no registry: null.

@@ -159,9 +159,9 @@ function numberString(
     .superRefine((s, ctx) => {
       // Every value in bounds is far shorter; a longer one is not parsed (BigInt of a
       // million digits costs ~60 ms of CPU).
-      const d = s.length > MAX_NUMBER_CHARS ? null : parse(s);
+      const d = s.length > MAX_NUMBER_CHARS ? undefined : parse(s);
       const message =
-        s.length > MAX_NUMBER_CHARS
+        d === undefined
           ? `must be a ${kind} string of at most ${MAX_NUMBER_CHARS} characters`
           : d === null
             ? `must be a ${kind} string such as "${example}"`
