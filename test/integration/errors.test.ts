@@ -232,7 +232,10 @@ describe("error model", () => {
       ["tax_id", { tax_id: undefined }],
       ["tax_id.country", { tax_id: { type: "es_nif", value: "B12345674" } }],
       ["tax_id.type", { tax_id: { country: "ES", value: "B12345674" } }],
+      ["address.line_1", { address: { city: "Madrid", postal_code: "28013", country: "ES" } }],
       ["address.city", { address: { line_1: "Calle Mayor 1", postal_code: "28013", country: "ES" } }],
+      ["address.postal_code", { address: { line_1: "Calle Mayor 1", city: "Madrid", country: "ES" } }],
+      ["address.country", { address: { line_1: "Calle Mayor 1", city: "Madrid", postal_code: "28013" } }],
     ])("a missing required field on create is 400 parameter_missing (%s)", async (param, patch) => {
       expectError(
         await api.post("/v1/customers", { ...validCustomer, ...patch }),

@@ -192,7 +192,7 @@ describe("a rejected write records no event", () => {
     await createCustomer(api);
     await expectNoEvent(async () => {
       const res = await api.post("/v1/customers", { ...validCustomer, address: { line_1: "Calle Mayor 1" } });
-      expect(res.status).toBe(400);
+      expectError(res, 400, "parameter_missing", "address.city");
     });
   });
 
