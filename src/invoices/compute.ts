@@ -82,6 +82,10 @@ const isCatalogRef = (t: EsTaxInput | CustomTaxInput): t is EsTaxInput => "tax" 
 
 const invalid = (param: string, message: string) => new ApiError("parameter_invalid", message, { param });
 
+/** A tax named twice on line `i`, `es` or custom alike. */
+const repeated = (param: string, label: string, i: number) =>
+  invalid(param, `Tax ${label} appears more than once on line ${i}: at most one entry per tax.`);
+
 /** Re-checks a field with its request schema, so values that skipped validation fail the same way. */
 function checked(
   schema: z.ZodType<string>,
@@ -132,12 +136,7 @@ function esTaxes(i: number, entries: LineInput["taxes"], dates: ComputeInput["ta
         `Tax regime 'es' takes catalog taxes such as {"tax": "iva", "rule": "general"}, not custom taxes.`,
       );
     }
-    if (indexOf.has(entry.tax)) {
-      throw invalid(
-        `${at(j)}.tax`,
-        `Tax '${entry.tax}' appears more than once on line ${i}: at most one entry per tax.`,
-      );
-    }
+    if (indexOf.has(entry.tax)) throw repeated(`${at(j)}.tax`, `'${entry.tax}'`, i);
     indexOf.set(entry.tax, j);
     // Recargo is checked against the line's iva first (below), which may come later in the list.
     applied[j] = entry.tax === "recargo_equivalencia" ? undefined : resolve(j, entry);
@@ -201,12 +200,7 @@ function customTaxes(i: number, entries: LineInput["taxes"], dates: ComputeInput
       authority_code: null,
     };
     const key = rowKey(line);
-    if (seen.has(key)) {
-      throw invalid(
-        `lines.${i}.taxes.${j}`,
-        `Tax ${rowLabel(line)} appears more than once on line ${i}: at most one entry per tax.`,
-      );
-    }
+    if (seen.has(key)) throw repeated(`lines.${i}.taxes.${j}`, rowLabel(line), i);
     seen.add(key);
     return { line, description: entry.name, legal_reference: null };
   });

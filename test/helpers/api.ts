@@ -1,4 +1,6 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
+import worker from "../../src/index";
 import { checkResponse } from "./openapi";
 import type {
   Account,
@@ -57,7 +59,30 @@ export type BodyOf<M extends string, P extends string> = M extends "DELETE"
                           ? TaxId
                           : unknown;
 
-type Options = { key?: string | null; headers?: Record<string, string>; rawBody?: string };
+type Options = {
+  key?: string | null;
+  headers?: Record<string, string>;
+  rawBody?: string;
+  /** The Worker's bindings for this request only (a [vars] value changed), background work awaited. */
+  bindings?: Env;
+};
+
+/** The Worker's answer, through its own bindings or, with `bindings`, those (after its background work). */
+async function send(
+  url: string,
+  init: RequestInit,
+  bindings?: Env,
+): Promise<{ res: Response; text: string }> {
+  if (!bindings) {
+    const res = await exports.default.fetch(url, init);
+    return { res, text: await res.text() };
+  }
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(new Request(url, init), bindings, ctx);
+  const text = await res.text();
+  await waitOnExecutionContext(ctx);
+  return { res, text };
+}
 
 /**
  * Calls the worker like an HTTP client would. `key: null` sends no Authorization header.
@@ -80,8 +105,11 @@ export async function request<M extends string, P extends string>(
     payload = JSON.stringify(body);
     headers["content-type"] ??= "application/json";
   }
-  const res = await exports.default.fetch(`http://api.test${path}`, { method, headers, body: payload });
-  const text = await res.text();
+  const { res, text } = await send(
+    `http://api.test${path}`,
+    { method, headers, body: payload },
+    options.bindings,
+  );
   checkResponse(method, path, { status: res.status, headers: res.headers, text });
   let parsed: unknown = null;
   try {

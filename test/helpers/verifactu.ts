@@ -28,8 +28,15 @@ export async function esAccount(profile: Record<string, unknown> = esProfile) {
   return { account, api, chain };
 }
 
-/** One consumer turn on `chain`, as the queue would deliver its message; waits for the event fan-out. */
-export async function runSubmissions(chain: Chain, registryFor: RecordRegistryFor = recordRegistryFor) {
+/**
+ * One consumer turn on `chain`, as the queue would deliver its message; waits for the event
+ * fan-out. `bindings` are the background Worker's (a deployment's AEAT_CERT added, say).
+ */
+export async function runSubmissions(
+  chain: Chain,
+  registryFor: RecordRegistryFor = recordRegistryFor,
+  bindings: Env = env,
+) {
   const batch = createMessageBatch(VERIFACTU_QUEUE, [
     {
       id: crypto.randomUUID(),
@@ -40,7 +47,7 @@ export async function runSubmissions(chain: Chain, registryFor: RecordRegistryFo
   ]);
   const ctx = createExecutionContext();
   // Split by shard as the background Worker does (src/jobs.ts).
-  await perShard(batch, env, (own, shardEnv) => handleSubmissions(own, shardEnv, ctx, registryFor));
+  await perShard(batch, bindings, (own, shardEnv) => handleSubmissions(own, shardEnv, ctx, registryFor));
   await waitOnExecutionContext(ctx);
 }
 

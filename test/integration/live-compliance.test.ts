@@ -6,21 +6,17 @@
  * - "The usage balance is debited by the configured price per invoice (USAGE_PRICE_INVOICE)".
  * AEAT is mocked at the network boundary only: the AEAT_CERT mTLS binding's `fetch`.
  */
-import { createExecutionContext, createMessageBatch, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import api from "../../src/index";
-import jobs from "../../src/jobs";
-import type { VerifactuBindings } from "../../src/verifactu";
+import { recordRegistryFor, type VerifactuBindings } from "../../src/verifactu";
 import { AEAT_VERIFACTU_URL } from "../../src/verifactu/aeat";
 import { aeatDate } from "../../src/verifactu/format";
-import { type SubmissionMessage, VERIFACTU_QUEUE } from "../../src/verifactu/message";
 import answerCorrect from "../fixtures/verifactu/aeat-correcto.xml?raw";
-import { client, expectStatus } from "../helpers/api";
+import { client, expectStatus, request } from "../helpers/api";
 import { available, topUp, transactions } from "../helpers/balance";
 import { createAccount } from "../helpers/factories";
 import { esProfile, getInvoice, type Invoice, issue, ivaLine, setProfile } from "../helpers/invoices";
-import { checkResponse } from "../helpers/openapi";
+import { runSubmissions } from "../helpers/verifactu";
 import { captureFetch } from "../helpers/webhooks";
 
 afterEach(() => {
@@ -55,9 +51,6 @@ function acceptedAnswer(invoice: Invoice): string {
   return (head + line + tail).replaceAll("A00000000", NIF);
 }
 
-/** The background Worker's queue handler with the runtime's full signature. */
-const queueHandler = jobs.queue as NonNullable<ExportedHandler<Env, unknown>["queue"]>;
-
 describe("VERI*FACTU: Live uses the AEAT service with the deployment's certificate", () => {
   it("with AEAT_CERT, a Live record is POSTed through the certificate to AEAT's production URL and reads back accepted", async () => {
     const { account, live } = await bothModes();
@@ -74,18 +67,8 @@ describe("VERI*FACTU: Live uses the AEAT service with the deployment's certifica
     const withCert: Env & VerifactuBindings = { ...env, AEAT_CERT: certificate };
     const { calls } = captureFetch();
 
-    // The queue delivers the chain's message to the background Worker, running with the binding.
-    const batch = createMessageBatch<SubmissionMessage>(VERIFACTU_QUEUE, [
-      {
-        id: crypto.randomUUID(),
-        timestamp: new Date(),
-        attempts: 1,
-        body: { account_id: account.id, live: true, shard: "DB" },
-      },
-    ]);
-    const ctx = createExecutionContext();
-    await queueHandler(batch, withCert, ctx);
-    await waitOnExecutionContext(ctx);
+    // The queue delivers the chain's message to the consumer, running with the binding.
+    await runSubmissions({ accountId: account.id, live: true }, recordRegistryFor, withCert);
 
     expect(sent).toHaveLength(1);
     expect(sent[0]?.url).toBe(AEAT_VERIFACTU_URL);
@@ -114,21 +97,14 @@ describe("The usage balance is debited by the configured price per invoice (USAG
   it('with USAGE_PRICE_INVOICE "0.25", issuing an invoice debits 0.25', async () => {
     const { account, test } = await bothModes();
     await topUp(account.id, false, 5_000);
-    const ctx = createExecutionContext();
-    const res = await api.fetch(
-      new Request("http://api.test/v1/invoices", {
-        method: "POST",
-        headers: { authorization: `Bearer ${account.testKey}`, "content-type": "application/json" },
-        body: JSON.stringify({ type: "simplified", lines: [ivaLine()] }),
-      }),
-      { ...env, USAGE_PRICE_INVOICE: "0.25" },
-      ctx,
+    const res = await request(
+      "POST",
+      "/v1/invoices",
+      { type: "simplified", lines: [ivaLine()] },
+      { key: account.testKey, bindings: { ...env, USAGE_PRICE_INVOICE: "0.25" } },
     );
-    const text = await res.text();
-    await waitOnExecutionContext(ctx);
-    checkResponse("POST", "/v1/invoices", { status: res.status, headers: res.headers, text });
-    expectStatus({ status: res.status, body: null, headers: res.headers, text }, 201);
-    const invoice = JSON.parse(text) as Invoice;
+    expectStatus(res, 201);
+    const invoice = res.body as Invoice;
 
     const [debit] = await transactions(test, "&type=usage");
     expect(debit).toMatchObject({

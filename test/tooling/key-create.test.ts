@@ -4,7 +4,6 @@
  * on a temporary state made by `npm start`'s setup (migrations and dev seed), named with
  * --persist-to, never on the developer's own.
  */
-import { createHash } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { d1 as d1On, ES_ACCOUNT, filesUnder, runNode, seededState, sha256Hex } from "./local-state";
@@ -18,9 +17,7 @@ const stateFiles = () => filesUnder(state);
 
 /** Each state file's SHA-256: even a read-only `wrangler d1 execute` changes its -wal/-shm. */
 function fingerprint(): Record<string, string> {
-  return Object.fromEntries(
-    stateFiles().map((path) => [path, createHash("sha256").update(readFileSync(path)).digest("hex")]),
-  );
+  return Object.fromEntries(stateFiles().map((path) => [path, sha256Hex(readFileSync(path))]));
 }
 
 /** The state files (database, its -wal and -shm, miniflare's metadata) whose bytes hold `text`. */

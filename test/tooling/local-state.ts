@@ -64,4 +64,5 @@ export function filesUnder(dir: string): string[] {
     .sort();
 }
 
-export const sha256Hex = (s: string) => createHash("sha256").update(s).digest("hex");
+/** SHA-256 of a string (as UTF-8) or of bytes, in hex. */
+export const sha256Hex = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex");
