@@ -1,6 +1,8 @@
-// Where the Worker's CPU goes on one endpoint: a V8 CPU profile of `npm start` under load,
-// through the inspector, summed by function (self and inclusive time). Run `npm run bench`
-// once first: this reuses its state (bench/.state) and adds one customer with an address.
+// Where the Worker's CPU goes on one endpoint: a V8 CPU profile of the API Worker under load,
+// through the inspector, summed by function (self and inclusive time). The server runs the API
+// Worker alone (`npm start -- --api-only`): with all three Workers in the session, the
+// inspector showed another one, all idle. Run `npm run bench` once first: this reuses its state
+// (bench/.state) and adds one customer with an address.
 //
 //   node bench/profile.mjs                     # POST /v1/invoices, 3 lines, IVA + IRPF
 //   node bench/profile.mjs --get /v1/invoices  # any GET path
@@ -23,7 +25,7 @@ const HEADERS = { authorization: "Bearer sk_test_es_localdev", "content-type": "
 const server = await startServer({
   state: "bench/.state",
   port: 8788,
-  args: ["--inspector-port", String(INSPECTOR), "--minify=false"],
+  args: ["--api-only", "--inspector-port", String(INSPECTOR), "--minify=false"],
 });
 try {
   const request = values.get ? { path: values.get, headers: HEADERS } : await issuance();

@@ -4,6 +4,8 @@
 //   npm start -- --log-level warn           # other arguments go to `wrangler dev`
 //   npm start -- --persist-to DIR [--setup-only] [--port N]   # (bench/) separate state
 //   npm start -- --without-jobs             # (bench/) no background Worker: nothing consumes the queues
+//   npm start -- --api-only                 # (bench:profile) the API Worker alone: with all three
+//                                           #   Workers, wrangler's inspector showed another one
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { shell, WRANGLER, wrangler, wranglerEnv } from "./lib.mjs";
@@ -19,7 +21,8 @@ const persistTo = take("--persist-to");
 const port = take("--port") ?? "8787";
 const flag = (name) => args.includes(name) && args.splice(args.indexOf(name), 1).length === 1;
 const setupOnly = flag("--setup-only");
-const withoutJobs = flag("--without-jobs");
+const apiOnly = flag("--api-only");
+const withoutJobs = flag("--without-jobs") || apiOnly;
 const persist = persistTo ? ["--persist-to", persistTo] : [];
 
 // CI=true answers wrangler's "apply migrations?" prompt; it is a local database.
@@ -61,8 +64,7 @@ const dev = spawn(
     "-c",
     "wrangler.toml",
     ...(withoutJobs ? [] : ["-c", "wrangler.jobs.toml"]),
-    "-c",
-    "wrangler.pdf.toml",
+    ...(apiOnly ? [] : ["-c", "wrangler.pdf.toml"]),
     "--ip",
     "127.0.0.1",
     "--port",
