@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { pdfKey } from "../../src/invoices/pdf/generate";
 import type { PdfMessage } from "../../src/invoices/pdf/message";
-import { client } from "../helpers/api";
+import { client, expectStatus } from "../helpers/api";
 import { createAccount } from "../helpers/factories";
 import { customerWithAddress, type Invoice, issue, ivaLine, setProfile } from "../helpers/invoices";
 import { runPdfGeneration } from "../helpers/pdf";
@@ -79,12 +79,19 @@ describe("GET /v1/invoices/{id}/pdf", () => {
     expect((await pdfEvents(api)).map((e) => e.related_object.id)).toEqual([invoice.id]);
   });
 
-  it("the renderer is deterministic: on demand and from the queue give the same bytes", async () => {
+  it("the renderer is deterministic: from the queue and on demand give the same bytes", async () => {
     const { account, api, invoice } = await esInvoice();
-    const onDemand = (await api.get(`/v1/invoices/${invoice.id}/pdf`)).text;
-    await env.PDFS.delete(pdfKey({ accountId: account.id, live: false, id: invoice.id }));
-    const again = (await api.get(`/v1/invoices/${invoice.id}/pdf`)).text;
-    expect(again).toBe(onDemand);
+    const key = pdfKey({ accountId: account.id, live: false, id: invoice.id });
+    const storedBytes = async () =>
+      new Uint8Array(await ((await env.PDFS.get(key)) as R2ObjectBody).arrayBuffer());
+    await runPdfGeneration(invoice.id);
+    const fromQueue = await storedBytes();
+    await env.PDFS.delete(key);
+    // Nothing stored now: the GET renders the file again, and stores what it serves.
+    expectStatus(await api.get(`/v1/invoices/${invoice.id}/pdf`), 200);
+    const onDemand = await storedBytes();
+    expect(new TextDecoder().decode(fromQueue.slice(0, 5))).toBe("%PDF-");
+    expect(onDemand).toEqual(fromQueue);
   });
 
   it("the renderer draws the invoice as the API shows it, with its verifactu.qr_url as the QR", async () => {

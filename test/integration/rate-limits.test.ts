@@ -210,6 +210,7 @@ describe("the public routes", () => {
   });
 
   it("/health is never limited: it stays the benchmark's static floor", async () => {
+    await freshWindow();
     await sendTimes(LIMIT * 2, 200, "/health", { address: newAddress() });
   });
 });
@@ -232,6 +233,7 @@ describe("limits in configuration", () => {
   it("RATE_LIMITS=off (bench/ under npm start) enforces nothing, and only development accepts it", async () => {
     const { testKey } = await createAccount();
     const vars = { APP_ENV: "development", RATE_LIMITS: "off" } as Partial<Env>;
+    await freshWindow();
     await sendTimes(LIMIT + 2, 200, "/v1/account", { key: testKey, vars });
     const production = { APP_ENV: "production", EXPOSE_DB_METRICS: "false", WEBHOOK_RETRY_DELAYS: "60" };
     expect(() => parseConfig({ ...production, RATE_LIMITS: "off" })).toThrow("RATE_LIMITS");

@@ -72,7 +72,7 @@ describe("accounts on two shards: requests", () => {
       [api2, c1],
     ] as const) {
       expectStatus(await api.get(`/v1/customers/${other.id}`), 404);
-      expectStatus(await api.post(`/v1/customers/${other.id}`, { name: "Taken" }), 404);
+      expectStatus(await api.patch(`/v1/customers/${other.id}`, { name: "Taken" }), 404);
       expectStatus(await api.del(`/v1/customers/${other.id}`), 404);
     }
     const list1 = await api1.get("/v1/customers");
@@ -83,8 +83,11 @@ describe("accounts on two shards: requests", () => {
     const related = events2.body.data.map((e: { related_object: { id: string } }) => e.related_object.id);
     expect(related).toContain(c2.id);
     expect(related).not.toContain(c1.id);
-    // c2 was renamed by nobody: the 404 above wrote nothing on its shard.
+    // Renamed by nobody: the 404s above wrote nothing on either shard.
+    expect((await api1.get(`/v1/customers/${c1.id}`)).body.name).toBe("Shared Name SL");
     expect((await api2.get(`/v1/customers/${c2.id}`)).body.name).toBe("Shared Name SL");
+    // The same update on the customer's own shard works: the 404s were the shard's answer.
+    expectStatus(await api2.patch(`/v1/customers/${c2.id}`, { name: "Taken" }), 200);
   });
 
   it("a key whose account the directory places on a shard this Worker lacks is a 500, never another shard's data", async () => {

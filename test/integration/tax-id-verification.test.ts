@@ -13,6 +13,7 @@ import { useClock } from "../helpers/clock";
 import { breakTable } from "../helpers/db";
 import { createAccount } from "../helpers/factories";
 import { listEvents } from "../helpers/reads";
+import { dbSnapshot } from "../helpers/security";
 import type { Customer, TaxId } from "../helpers/types";
 import { captureChecks, playChecks, runChecks, storedTaxId } from "../helpers/verifications";
 
@@ -283,12 +284,14 @@ describe("the consumer: idempotent, and our own failures never use the registry'
 
   it("a message for a Tax ID that does not exist, or a malformed one, is acked and writes nothing", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
+    const before = await dbSnapshot();
     const { result } = await runChecks([
       { body: { tax_id_id: "txi_00000000000000000000000000", attempt: 1 } },
       { body: { nonsense: true } },
     ]);
     expect([...result.explicitAcks].sort()).toEqual(["m1", "m2"]);
     expect(result.retryMessages).toEqual([]);
+    expect(await dbSnapshot()).toBe(before);
   });
 });
 

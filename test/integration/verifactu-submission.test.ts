@@ -183,6 +183,9 @@ describe("Flow control: the next request waits for the registry's TiempoEsperaEn
     const issued = await issue(api, { type: "simplified", lines: [ivaLine()] });
     const down = recordingRegistry(async () => ({ kind: "unavailable", reason: "aeat:timeout" }));
     await runSubmissions(chain, down.registryFor);
+    expect(down.requests.map((r) => r.records.map((x) => x.IDFactura.NumSerieFactura))).toEqual([
+      [issued.number],
+    ]);
     expect((await retrieve(api, issued.id)).verifactu?.status).toBe("pending");
     clock.advance(60_000);
     await runSubmissions(chain);

@@ -123,6 +123,9 @@ describe("resend", () => {
       "parameter_invalid",
       "event",
     );
+    await waitOutStrays();
+    expect(t.callsTo(everything.url)).toEqual([]);
+    expect(t.callsTo(dest.url)).toHaveLength(2);
   });
 
   it("an unknown event, or another account's, is 404 resource_missing on event", async () => {

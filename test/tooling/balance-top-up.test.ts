@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs script, typed by its use here
 import { parseAmount } from "../../scripts/balance-top-up.mjs";
 
-import { ES_ACCOUNT, runNode, seededState } from "./local-state";
+import { d1, ES_ACCOUNT, fingerprint, runNode, seededState } from "./local-state";
 
 // The seed gives ES_ACCOUNT 100.00 EUR in each environment.
 const topUp = (...args: string[]) => runNode(["scripts/balance-top-up.mjs", ...args]);
@@ -37,8 +37,19 @@ describe("balance:top-up --amount: a positive EUR amount with at most 2 decimals
   });
 });
 
+let state: string;
+
+beforeAll(() => {
+  state = seededState("top-up");
+}, 120_000);
+
+afterAll(() => rmSync(state, { recursive: true, force: true }));
+
+const ledger = () =>
+  d1(state, "SELECT id, account_id, live, amount, balance_after FROM balance_transactions ORDER BY id")[0];
+
 describe("balance:top-up refuses bad arguments with exit code 2, before touching a database", () => {
-  const valid = ["--account", ES_ACCOUNT, "--mode", "test", "--amount", "1.00"];
+  const valid = ["--account", ES_ACCOUNT, "--mode", "test", "--amount", "1.00", "--persist-to", "STATE"];
   const withArg = (flag: string, value: string) => {
     const args = [...valid];
     args[args.indexOf(flag) + 1] = value;
@@ -51,24 +62,19 @@ describe("balance:top-up refuses bad arguments with exit code 2, before touching
     ["an amount with 3 decimals", withArg("--amount", "1.005"), "--amount"],
     ["an empty description", [...valid, "--description", ""], "--description"],
     ["a description over 256 characters", [...valid, "--description", "x".repeat(257)], "--description"],
-    ["--persist-to with --remote", [...valid, "--remote", "--persist-to", "/tmp/x"], "--persist-to"],
+    ["--persist-to with --remote", [...valid, "--remote"], "--persist-to"],
   ])("%s", (_, args, flag) => {
-    const run = topUp(...args);
+    const before = fingerprint(state);
+    const run = topUp(...args.map((arg) => (arg === "STATE" ? state : arg)));
     expect(run.status).toBe(2);
     expect(run.stderr).toContain(flag);
     expect(run.stdout).toBe("");
+    // Not a byte of the state changed: wrangler never opened the database.
+    expect(fingerprint(state)).toEqual(before);
   });
 });
 
 describe("balance:top-up credits a local state", () => {
-  let state: string;
-
-  beforeAll(() => {
-    state = seededState("top-up");
-  }, 120_000);
-
-  afterAll(() => rmSync(state, { recursive: true, force: true }));
-
   it("credits the environment named and prints the transaction with its balance after", () => {
     const run = topUp(
       ...["--account", ES_ACCOUNT, "--mode", "live", "--amount", "12.34"],
@@ -92,8 +98,11 @@ describe("balance:top-up credits a local state", () => {
 
   it("an unknown account credits nothing: exit code 2", () => {
     const unknown = "acct_0000000000000000000000ZZ99";
+    const before = ledger();
+    expect(before?.length).toBeGreaterThan(0);
     const run = topUp("--account", unknown, "--mode", "test", "--amount", "1.00", "--persist-to", state);
     expect(run.status).toBe(2);
     expect(run.stderr).toContain(`No such account: ${unknown}`);
+    expect(ledger()).toEqual(before);
   }, 60_000);
 });

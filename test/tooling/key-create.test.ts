@@ -6,7 +6,15 @@
  */
 import { readFileSync, rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { d1 as d1On, ES_ACCOUNT, filesUnder, runNode, seededState, sha256Hex } from "./local-state";
+import {
+  d1 as d1On,
+  ES_ACCOUNT,
+  filesUnder,
+  fingerprint as fingerprintOf,
+  runNode,
+  seededState,
+  sha256Hex,
+} from "./local-state";
 
 let state: string;
 
@@ -15,10 +23,7 @@ const keyCreate = (...args: string[]) => runNode(["scripts/key-create.mjs", "--p
 const d1 = (sql: string) => d1On(state, sql);
 const stateFiles = () => filesUnder(state);
 
-/** Each state file's SHA-256: even a read-only `wrangler d1 execute` changes its -wal/-shm. */
-function fingerprint(): Record<string, string> {
-  return Object.fromEntries(stateFiles().map((path) => [path, sha256Hex(readFileSync(path))]));
-}
+const fingerprint = () => fingerprintOf(state);
 
 /** The state files (database, its -wal and -shm, miniflare's metadata) whose bytes hold `text`. */
 function filesHolding(text: string): string[] {

@@ -5,7 +5,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { expect } from "vitest";
 
@@ -66,3 +66,8 @@ export function filesUnder(dir: string): string[] {
 
 /** SHA-256 of a string (as UTF-8) or of bytes, in hex. */
 export const sha256Hex = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex");
+
+/** Each file's SHA-256 under a state: even a read-only `wrangler d1 execute` changes its -wal/-shm. */
+export function fingerprint(state: string): Record<string, string> {
+  return Object.fromEntries(filesUnder(state).map((path) => [path, sha256Hex(readFileSync(path))]));
+}

@@ -57,12 +57,17 @@ describe.skipIf(SKIP)("invoice PDF layout read back with poppler", () => {
     );
     for (const input of [SPANISH, EXEMPT, CORRECTIVE, GLOBAL, MULTISCRIPT, wide]) {
       const words = wordBoxes(await pdfOf(input));
+      expect(words.length, input.invoice.number).toBeGreaterThan(20);
       for (const w of words) {
         expect(w.xMin, `${input.invoice.number} ${w.word}`).toBeGreaterThanOrEqual(PAGE.margin - 0.5);
         expect(w.xMax, `${input.invoice.number} ${w.word}`).toBeLessThanOrEqual(
           PAGE.width - PAGE.margin + 0.5,
         );
         expect(w.yMin, `${input.invoice.number} ${w.word}`).toBeGreaterThanOrEqual(PAGE.margin - 0.5);
+        // The footer sits in the bottom margin's upper half (src/pdf/sheet.ts); nothing goes lower.
+        expect(w.yMax, `${input.invoice.number} ${w.word}`).toBeLessThanOrEqual(
+          PAGE.height - PAGE.margin / 2,
+        );
       }
       const overlaps = words.flatMap((a, i) =>
         words

@@ -1,3 +1,4 @@
+import { decodePDFRawStream, PDFDocument, PDFRawStream } from "@pdfme/pdf-lib";
 import { encode } from "uqr";
 import { afterAll, describe, expect, it } from "vitest";
 import type { PdfInput } from "../../src/pdf/render";
@@ -43,6 +44,21 @@ const textOf = async (input: PdfInput) => pdfText(await pdfOf(input));
 const layoutOf = async (input: PdfInput) => layoutText(await pdfOf(input));
 const NBSP = /\u00a0/g;
 const mmToPt = (mm: number) => (mm * 72) / 25.4;
+
+/** The text of every run the renderer could not draw with its font: its ActualText spans. */
+async function replacedRuns(input: PdfInput): Promise<string[]> {
+  const doc = await PDFDocument.load(await renderInvoicePdf(input, FONTS));
+  const runs: string[] = [];
+  for (const [, object] of doc.context.enumerateIndirectObjects()) {
+    if (!(object instanceof PDFRawStream)) continue;
+    const content = new TextDecoder("latin1").decode(decodePDFRawStream(object).decode());
+    for (const [, hex] of content.matchAll(/\/ActualText <([0-9A-Fa-f]+)>/g)) {
+      const bytes = Uint8Array.from(hex!.match(/../g)!, (byte) => Number.parseInt(byte, 16));
+      runs.push(new TextDecoder("utf-16be").decode(bytes));
+    }
+  }
+  return runs;
+}
 
 describe.skipIf(SKIP)("invoice PDF read back with poppler and zbar", () => {
   it("the tools are installed (CI installs poppler-utils and zbar-tools)", () => {
@@ -231,6 +247,16 @@ describe.skipIf(SKIP)("invoice PDF read back with poppler and zbar", () => {
     const text = await textOf(MULTISCRIPT);
     for (const [script, name] of Object.entries(SCRIPTS)) {
       expect(text, `${script}\n${text}`).toContain(name.replace(NBSP, " "));
+    }
+    // A run with characters the font lacks is drawn with a replacement glyph inside an
+    // ActualText span (which is what extraction reads): only the CJK and emoji runs are.
+    const replaced = await replacedRuns(MULTISCRIPT);
+    expect(replaced.length).toBeGreaterThan(0);
+    for (const run of replaced)
+      expect(run).toMatch(/[\p{Script=Han}\p{Script=Hangul}\p{Extended_Pictographic}]/u);
+    const drawn = [SCRIPTS.latin, SCRIPTS.greek, SCRIPTS.cyrillic, SCRIPTS.arabic, SCRIPTS.hebrew];
+    for (const word of drawn.flatMap((name) => name.split(" ")).filter((w) => /[^\x00-\x7f]/.test(w))) {
+      expect(replaced.join("\n")).not.toContain(word);
     }
   });
 
