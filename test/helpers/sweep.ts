@@ -2,9 +2,9 @@
  * "Bad input gets the documented 4xx error with `param`, never a 500", swept: every field of a
  * valid body replaced in turn by hostile values (wrong types, huge and odd numbers, empty, very
  * long, control and non-characters, nested shapes), an unknown field at every level, and
- * every query parameter of a list with hostile strings. An answer must be below 500, and a 400
- * other than `json_invalid` must name its `param`; `request()` also holds each answer to the
- * OpenAPI document.
+ * every query parameter of a list with hostile strings. An answer must be below 500, a 400
+ * other than `json_invalid` must name its `param`, and a refused request must have written no
+ * D1 row; `request()` also holds each answer to the OpenAPI document.
  *
  * One test per field, and the sweeps spread over a few files: requests through the suite's
  * self-binding (`exports.default.fetch`) get slower with each one an isolate has made (the test
@@ -82,6 +82,8 @@ function expectHandled(res: ApiResponse, what: string) {
   const error = (res.body as { error?: { code: string; param?: string } } | null)?.error;
   if (res.status === 400 && error?.code !== "json_invalid")
     expect(error?.param, detail).toEqual(expect.any(String));
+  // Refused means nothing written: D1's own count for the request (the tests expose it).
+  if (res.status >= 400) expect(res.headers.get("D1-Rows-Written"), detail).toBe("0");
 }
 
 export type SweepCase = {
@@ -117,6 +119,7 @@ export function sweepWrite(c: SweepCase): void {
         key: c.key(),
       });
       expect(res.status, `unknown field at ${at.join(".") || "the root"}`).toBe(400);
+      expect(res.headers.get("D1-Rows-Written")).toBe("0");
       expect((res.body as { error: object }).error).toMatchObject({
         code: "parameter_unknown",
         param: [...at, "unknown_field"].join("."),
