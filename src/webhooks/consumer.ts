@@ -60,18 +60,20 @@ type BatchRows = { events: Map<string, EventRow>; destinations: Map<string, Even
 /**
  * The events and destinations a batch names, in one round trip before any POST: read per
  * message, the batch's D1 reads queued behind each other and delayed its later deliveries.
- * The same round trip marks the events dispatched (the outbox mark a fan-out through the
- * queue leaves to the consumer: their messages are on the queue, since one of them is here).
+ * The same round trip marks dispatched the events of fan-out messages (the outbox mark a
+ * fan-out through the queue leaves to the consumer: all its messages are on the queue, since
+ * one of them is here; see `DeliveryMessage.fan_out`).
  * At most 50 of each (`max_batch_size`), far under D1's 100 bound parameters per query.
  */
 async function batchRows(db: Database, messages: readonly Message<DeliveryMessage>[]): Promise<BatchRows> {
   const eventIds = [...new Set(messages.map((m) => m.body.event_id))];
+  const fannedOut = [...new Set(messages.filter((m) => m.body.fan_out === true).map((m) => m.body.event_id))];
   const destinationIds = [...new Set(messages.map((m) => m.body.destination_id))];
   const [, eventRows, destinationRows] = await db.batch([
     db
       .update(events)
       .set({ dispatchedAt: nowIso() })
-      .where(and(inArray(events.id, eventIds), isNull(events.dispatchedAt))),
+      .where(and(inArray(events.id, fannedOut), isNull(events.dispatchedAt))),
     db.select().from(events).where(inArray(events.id, eventIds)),
     db.select().from(eventDestinations).where(inArray(eventDestinations.id, destinationIds)),
   ]);

@@ -44,7 +44,7 @@ function listenersByScope(db: Database) {
 async function send(env: Env, event: Dispatchable, listeners: Listener[]): Promise<boolean> {
   const messages: { body: DeliveryMessage }[] = listeners
     .filter((d) => subscribed(d.enabledEvents, event.type))
-    .map((d) => ({ body: { event_id: event.id, destination_id: d.id, attempt: 1 } }));
+    .map((d) => ({ body: { event_id: event.id, destination_id: d.id, attempt: 1, fan_out: true } }));
   for (let i = 0; i < messages.length; i += SEND_BATCH) {
     await env.WEBHOOKS.sendBatch(messages.slice(i, i + SEND_BATCH));
   }

@@ -60,7 +60,7 @@ async function deliverFirstAttempts(
         const retries = attempts
           .filter((a) => !a.outcome.ok)
           .map(({ destinationId }) => ({
-            body: { event_id: event.id, destination_id: destinationId, attempt: 2 },
+            body: { event_id: event.id, destination_id: destinationId, attempt: 2, fan_out: true as const },
             delaySeconds: retryDelayAfter(env, 1),
           }));
         if (retries.length > 0) await env.WEBHOOKS.sendBatch(retries);

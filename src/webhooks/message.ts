@@ -14,6 +14,16 @@ export type DeliveryMessage = ShardStamp & {
    * must not use up the receiver's attempts. Absent on messages queued before it existed.
    */
   attempt?: number;
+  /**
+   * Set by a fan-out, which puts every subscribed destination's message on the queue at once,
+   * and on the retries of a write's first attempts, made once every destination had its first:
+   * the consumer that takes one marks the event dispatched. A resend, a next attempt or a
+   * re-drive names one destination only, so it marks nothing (a resend of an event whose
+   * fan-out was cut short must not stop the sweep from reaching the others). Absent on
+   * messages queued before it existed: those mark nothing, and the sweep may send their
+   * event once more.
+   */
+  fan_out?: true;
 };
 
 declare global {

@@ -215,8 +215,8 @@ describe("accounts on two shards: queue consumers and cron sweeps", () => {
     await waitOnExecutionContext(ctx);
     expect(queued).toEqual(
       expect.arrayContaining([
-        { event_id: e1, destination_id: d1.id, attempt: 1, shard: "DB" },
-        { event_id: e2, destination_id: d2.id, attempt: 1, shard: "DB_2" },
+        { event_id: e1, destination_id: d1.id, attempt: 1, fan_out: true, shard: "DB" },
+        { event_id: e2, destination_id: d2.id, attempt: 1, fan_out: true, shard: "DB_2" },
       ]),
     );
     // Stamped as swept on its own shard (the consumer, not run here, would mark it dispatched).

@@ -99,7 +99,7 @@ describe("a write makes its events' first delivery attempts itself", () => {
     expect(callsFor(dest.url, eventId)).toHaveLength(1);
     expect(queued).toEqual([
       {
-        body: { event_id: eventId, destination_id: dest.id, attempt: 2, shard: "DB" },
+        body: { event_id: eventId, destination_id: dest.id, attempt: 2, fan_out: true, shard: "DB" },
         delaySeconds: retryDelayAfter(env, 1),
       },
     ]);
@@ -183,7 +183,7 @@ describe("first attempts cut short: the event is left for the sweep, at least on
     clock.advance(2 * MINUTE);
     await runCron();
     expect(queuedFor(eventId)).toEqual([
-      { event_id: eventId, destination_id: dest.id, attempt: 1, shard: "DB" },
+      { event_id: eventId, destination_id: dest.id, attempt: 1, fan_out: true, shard: "DB" },
     ]);
   });
 
@@ -197,7 +197,7 @@ describe("first attempts cut short: the event is left for the sweep, at least on
     clock.advance(6 * MINUTE);
     await runCron();
     expect(queuedFor(eventId)).toEqual([
-      { event_id: eventId, destination_id: dest.id, attempt: 1, shard: "DB" },
+      { event_id: eventId, destination_id: dest.id, attempt: 1, fan_out: true, shard: "DB" },
     ]);
   });
 });

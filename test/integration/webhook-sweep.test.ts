@@ -151,6 +151,22 @@ describe("the scheduled outbox sweep", () => {
     for (const dest of [otherType, live, disabled, stranger]) expect(eventIdsTo(dest)).toEqual([]);
   });
 
+  it("a resend of an event whose fan-out was cut short does not mark it: the sweep still reaches the other destinations", async () => {
+    const resent = await createDestination(account.testKey);
+    const other = await createDestination(account.testKey);
+    const eventId = await insertUndispatched(6 * MINUTE);
+    const res = await client(account.testKey).post(`/v1/event-destinations/${resent.id}/resend`, {
+      event: eventId,
+    });
+    expectStatus(res, 200);
+    await expectDelivered(resent, eventId);
+    expect(await dispatchedAt(eventId)).toBeNull();
+
+    await runCron();
+    await expectDelivered(other, eventId);
+    expect(await dispatchedAt(eventId)).not.toBeNull();
+  });
+
   it("a swept event with no subscribed destination is marked dispatched and not swept again", async () => {
     const eventId = await insertUndispatched(5 * 60 * SECOND, { live: true });
     await runCron();

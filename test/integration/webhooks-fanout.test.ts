@@ -108,12 +108,14 @@ describe("the sweep handles each event on its own", () => {
     expect(pairsOf(queued)).toEqual([`${other}>${destB.id}`, `${stuck}>${destA.id}`]);
   });
 
-  it("every message of an event carries attempt 1: the receiver's attempts are counted in the message", async () => {
+  it("every message of an event carries attempt 1 (the receiver's attempts are counted in the message) and fan_out (its consumer marks the event)", async () => {
     const account = await createAccount();
     const dest = await createDestination(account.testKey);
     const eventId = await insertEvent(account.id, { ageMs: 5 * MINUTE, dispatchedAt: null });
     await runCron();
-    expect(queued).toEqual([{ event_id: eventId, destination_id: dest.id, attempt: 1, shard: "DB" }]);
+    expect(queued).toEqual([
+      { event_id: eventId, destination_id: dest.id, attempt: 1, fan_out: true, shard: "DB" },
+    ]);
   });
 });
 
