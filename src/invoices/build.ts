@@ -157,6 +157,7 @@ export function buildInvoice(caller: Caller, req: IssueRequest, ctx: IssueContex
     verifactuStatus: null,
     verifactuErrors: null,
     pdfGeneratedAt: null,
+    pdfSweptAt: null,
   };
 }
 

@@ -9,10 +9,12 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { pdfKey } from "../../src/invoices/pdf/generate";
 import type { PdfMessage } from "../../src/invoices/pdf/message";
 import { client, expectStatus } from "../helpers/api";
+import { useClock } from "../helpers/clock";
 import { createAccount } from "../helpers/factories";
 import { customerWithAddress, type Invoice, issue, ivaLine, setProfile } from "../helpers/invoices";
 import { runPdfGeneration } from "../helpers/pdf";
 import { expectError } from "../helpers/security";
+import { runCron } from "../helpers/verifications";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -49,6 +51,57 @@ describe("the PDF is generated after issuance through a queue, stored in R2, and
     await runPdfGeneration(invoice.id);
     const events = await pdfEvents(api);
     expect(events.map((e) => e.related_object.id)).toEqual([invoice.id]);
+  });
+});
+
+describe("the cron sweep asks again for a PDF whose message was lost, once", () => {
+  const SECOND = 1000;
+  const askedFor = (sends: { mock: { calls: [PdfMessage, ...unknown[]][] } }, id: string) =>
+    sends.mock.calls.filter(([body]) => body.invoice_id === id).length;
+
+  it("an invoice a minute old without a PDF is asked for again; a younger one is left to its issuance", async () => {
+    const clock = useClock(Date.now());
+    const { invoice } = await esInvoice();
+    const sends = vi.spyOn(env.INVOICE_PDFS as Queue<PdfMessage>, "send");
+    clock.advance(30 * SECOND);
+    await runCron();
+    expect(askedFor(sends, invoice.id)).toBe(0);
+    clock.advance(31 * SECOND);
+    await runCron();
+    expect(askedFor(sends, invoice.id)).toBe(1);
+  });
+
+  it("an invoice is swept once: one whose render keeps failing is not asked for every minute (its PDF still renders on GET)", async () => {
+    const clock = useClock(Date.now());
+    const { invoice } = await esInvoice();
+    const sends = vi.spyOn(env.INVOICE_PDFS as Queue<PdfMessage>, "send");
+    clock.advance(61 * SECOND);
+    await runCron();
+    clock.advance(60 * SECOND);
+    await runCron();
+    expect(askedFor(sends, invoice.id)).toBe(1);
+  });
+
+  it("an invoice whose sweep message the queue refused is asked for again on the next run", async () => {
+    const clock = useClock(Date.now());
+    const { invoice } = await esInvoice();
+    const queue = env.INVOICE_PDFS as Queue<PdfMessage>;
+    const send = queue.send.bind(queue);
+    let refused = false;
+    const sends = vi.spyOn(queue, "send").mockImplementation(async (body, options) => {
+      if (body.invoice_id !== invoice.id || refused) return send(body, options);
+      refused = true;
+      throw new Error("queue unavailable");
+    });
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    clock.advance(61 * SECOND);
+    await runCron();
+    clock.advance(60 * SECOND);
+    await runCron();
+    expect(askedFor(sends, invoice.id)).toBe(2);
+    clock.advance(60 * SECOND);
+    await runCron();
+    expect(askedFor(sends, invoice.id)).toBe(2);
   });
 });
 

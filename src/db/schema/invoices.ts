@@ -138,6 +138,8 @@ export const invoices = sqliteTable(
     verifactuErrors: text("verifactu_errors", { mode: "json" }).$type<RegistrationError[]>(),
     /** When the PDF was first stored in R2 (`invoice.pdf.generated`); null until then. */
     pdfGeneratedAt: text("pdf_generated_at"),
+    /** When the cron sweep asked for the PDF again: it does so at most once (`sweepMissingPdfs`). */
+    pdfSweptAt: text("pdf_swept_at"),
   },
   (t) => [
     index("invoices_list_idx").on(t.accountId, t.live, t.id),
@@ -157,8 +159,10 @@ export const invoices = sqliteTable(
     index("invoices_verifactu_pending_idx")
       .on(t.accountId, t.live, t.verifactuSeq)
       .where(sql`${t.verifactuStatus} = 'pending'`),
-    // The PDF sweep: invoices whose PDF is not stored yet, oldest first.
-    index("invoices_pdf_pending_idx").on(t.createdAt).where(sql`${t.pdfGeneratedAt} IS NULL`),
+    // The PDF sweep: invoices whose PDF is not stored yet and not swept yet, oldest first.
+    index("invoices_pdf_pending_idx")
+      .on(t.createdAt)
+      .where(sql`${t.pdfGeneratedAt} IS NULL AND ${t.pdfSweptAt} IS NULL`),
   ],
 );
 

@@ -1,7 +1,7 @@
-import { and, asc, lte, sql } from "drizzle-orm";
-import { createDb } from "../../db/client";
+import { and, asc, inArray, lte, sql } from "drizzle-orm";
+import { batchByIds, createDb } from "../../db/client";
 import { invoices } from "../../db/schema";
-import { nowMs } from "../../lib/clock";
+import { nowIso, nowMs } from "../../lib/clock";
 import { requestPdf } from "./dispatch";
 
 /** Invoices younger than this are left to the issuance that queued them. */
@@ -12,7 +12,10 @@ const SWEEP_LIMIT = 100;
 /**
  * The cron sweep: asks again for the PDF of each invoice a minute old or more that has none
  * stored (its message was lost or its retries ran out; invoices issued before PDFs existed).
- * Returns how many it asked for.
+ * It asks once per invoice (`pdf_swept_at`): Queues delivers what it accepted, and an invoice
+ * whose render keeps failing would otherwise be asked for every minute and, a hundred of
+ * them, hold every newer one out of the sweep. Such an invoice's PDF is still rendered on
+ * demand by `GET /v1/invoices/{id}/pdf`. Returns how many it asked for.
  */
 export async function sweepMissingPdfs(env: Env): Promise<number> {
   const db = createDb(env.DB);
@@ -20,10 +23,21 @@ export async function sweepMissingPdfs(env: Env): Promise<number> {
   const rows = await db
     .select({ id: invoices.id })
     .from(invoices)
-    // A literal IS NULL, as the partial index's, so SQLite uses it.
-    .where(and(sql`${invoices.pdfGeneratedAt} IS NULL`, lte(invoices.createdAt, cutoff)))
+    // Literal IS NULLs, as the partial index's, so SQLite uses it.
+    .where(
+      and(
+        sql`${invoices.pdfGeneratedAt} IS NULL AND ${invoices.pdfSweptAt} IS NULL`,
+        lte(invoices.createdAt, cutoff),
+      ),
+    )
     .orderBy(asc(invoices.createdAt))
     .limit(SWEEP_LIMIT);
-  await Promise.all(rows.map((row) => requestPdf(env, row.id)));
+  const sent = await Promise.all(rows.map(async ({ id }) => ((await requestPdf(env, id)) ? id : null)));
+  const now = nowIso();
+  await batchByIds(
+    db,
+    sent.filter((id): id is string => id !== null),
+    (group) => db.update(invoices).set({ pdfSweptAt: now }).where(inArray(invoices.id, group)),
+  );
   return rows.length;
 }
