@@ -78,24 +78,26 @@ export async function processChain(w: Writer, registry: RecordRegistry | null): 
     };
   }
 
-  let waitSeconds = 0;
+  // The registry's wait, kept as soon as it answers: the release honours it even when
+  // recording the verdicts then fails (the records, still pending, go again after it).
+  const wait = { seconds: 0 };
   try {
     await sealChain(db, scope);
     if (!registry) return { kind: "idle" };
-    waitSeconds = await submitOldest(w, registry);
+    await submitOldest(w, registry, wait);
   } finally {
     await db
       .update(accountEnvironments)
-      .set({ verifactuNotBefore: nowMs() + waitSeconds * 1000 })
+      .set({ verifactuNotBefore: nowMs() + wait.seconds * 1000 })
       .where(environment(scope));
   }
   // Looked for after the release, so a record issued meanwhile is seen here or by its own message.
   const [left] = await db.select({ id: invoices.id }).from(invoices).where(pendingOf(scope)).limit(1);
-  return left ? { kind: "later", delaySeconds: waitSeconds } : { kind: "idle" };
+  return left ? { kind: "later", delaySeconds: wait.seconds } : { kind: "idle" };
 }
 
-/** Sends the oldest sealed pending records of one issuer; returns the wait the registry asks. */
-async function submitOldest(w: Writer, registry: RecordRegistry): Promise<number> {
+/** Sends the oldest sealed pending records of one issuer; `wait` gets the wait the registry asks. */
+async function submitOldest(w: Writer, registry: RecordRegistry, wait: { seconds: number }): Promise<void> {
   const rows = await w.db
     .select()
     .from(invoices)
@@ -104,7 +106,7 @@ async function submitOldest(w: Writer, registry: RecordRegistry): Promise<number
     .limit(SUBMIT_BATCH);
   const records = rows.map((r) => r.verifactuRecord as RegistroAlta);
   const first = records[0];
-  if (!first) return 0;
+  if (!first) return;
   // One request speaks for one issuer (its Cabecera): stop where the issuer's NIF changes.
   const nif = first.IDFactura.IDEmisorFactura;
   const end = records.findIndex((r) => r.IDFactura.IDEmisorFactura !== nif);
@@ -112,8 +114,9 @@ async function submitOldest(w: Writer, registry: RecordRegistry): Promise<number
   const answer = await registry.submit({ name: first.NombreRazonEmisor, nif }, records.slice(0, count));
   if (answer.kind === "unavailable") {
     log("verifactu_registry_unavailable", { account_id: w.scope.accountId, code: answer.reason });
-    return /^aeat:soap_fault:41\d\d$/.test(answer.reason) ? REFUSED_WAIT_S : UNAVAILABLE_WAIT_S;
+    wait.seconds = /^aeat:soap_fault:41\d\d$/.test(answer.reason) ? REFUSED_WAIT_S : UNAVAILABLE_WAIT_S;
+    return;
   }
+  wait.seconds = answer.waitSeconds;
   await settleRecords(w, rows.slice(0, count), answer.outcomes);
-  return answer.waitSeconds;
 }

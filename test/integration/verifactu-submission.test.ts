@@ -12,6 +12,7 @@ import jobs from "../../src/jobs";
 import type { SubmissionMessage } from "../../src/verifactu/message";
 import { client, expectStatus } from "../helpers/api";
 import { useClock } from "../helpers/clock";
+import { breakTable } from "../helpers/db";
 import { createAccount, createDestination } from "../helpers/factories";
 import {
   customerWithAddress,
@@ -175,6 +176,33 @@ describe("Flow control: the next request waits for the registry's TiempoEsperaEn
       [expect.any(String)],
       [second.number],
     ]);
+  });
+
+  it("the registry's wait holds even when recording its verdicts fails: the records go again after it, not before", async () => {
+    const clock = useClock(Date.UTC(2026, 10, 23, 10));
+    const { api, chain } = await esAccount();
+    const issued = await issue(api, { type: "simplified", lines: [ivaLine()] });
+    let restore: (() => Promise<void>) | undefined;
+    const paced = recordingRegistry(async (_i, records) => {
+      // The answer arrives; then the verdicts' batch (records and their events) cannot be written.
+      if (!restore) restore = await breakTable("events");
+      return {
+        kind: "answered",
+        outcomes: records.map(() => ({ status: "accepted", errors: [] })),
+        waitSeconds: 60,
+      };
+    });
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    await runSubmissions(chain, paced.registryFor);
+    await restore?.();
+    expect((await retrieve(api, issued.id)).verifactu?.status).toBe("pending");
+    clock.advance(59_000);
+    await runSubmissions(chain, paced.registryFor);
+    expect(paced.requests).toHaveLength(1);
+    clock.advance(1_000);
+    await runSubmissions(chain, paced.registryFor);
+    expect(paced.requests).toHaveLength(2);
+    expect((await retrieve(api, issued.id)).verifactu?.status).toBe("accepted");
   });
 
   it("a registry that does not answer leaves the records pending, and they go on a later turn", async () => {
