@@ -5,6 +5,7 @@ import { deliveryAttempts, type EventDestinationRow, eventDestinations } from ".
 import { nowIso, nowMs } from "../lib/clock";
 import { newId } from "../lib/ids";
 import { allowLoopbackDestinations, DELIVERY_TIMEOUT_MS, DISABLE_AFTER_MS } from "./config";
+import type { Slots } from "./connections";
 import { deadLetterWrites } from "./dead-letters";
 import { signingSecrets } from "./rotation";
 import { SIGNATURE_HEADER, signatureHeader } from "./signature";
@@ -12,8 +13,20 @@ import { checkDestinationUrl } from "./url";
 
 export type Outcome = { ok: boolean; statusCode: number | null; error: string | null; durationMs: number };
 
-/** One POST of the thin body, signed with a fresh timestamp. Never throws. */
-export async function post(destination: EventDestinationRow, body: string, env: Env): Promise<Outcome> {
+/**
+ * One POST of the thin body, signed with a fresh timestamp, once one of the invocation's
+ * connection `slots` is free (its timeout and duration count from then). Never throws.
+ */
+export function post(
+  destination: EventDestinationRow,
+  body: string,
+  env: Env,
+  slots: Slots,
+): Promise<Outcome> {
+  return slots(() => send(destination, body, env));
+}
+
+async function send(destination: EventDestinationRow, body: string, env: Env): Promise<Outcome> {
   const started = nowMs();
   // Checked again at send time: the rule may have tightened since the URL was saved.
   const url = checkDestinationUrl(destination.url, { allowLoopbackHttp: allowLoopbackDestinations(env) });

@@ -5,6 +5,7 @@ import { nowIso } from "../lib/clock";
 import { logError } from "../lib/log";
 import { post, recordAttempt } from "./attempt";
 import { MAX_ATTEMPTS, ownRetryDelay, retryDelayAfter } from "./config";
+import { connectionSlots, type Slots } from "./connections";
 import { deadLetterWrites } from "./dead-letters";
 import type { DeliveryMessage } from "./message";
 import { serializeThinEvent } from "./payload";
@@ -19,6 +20,7 @@ async function deliverOne(
   env: Env,
   db: Database,
   rows: BatchRows,
+  slots: Slots,
 ): Promise<void> {
   const { event_id, destination_id } = message.body;
   // A message queued before the attempt travelled in its body: the queue's count stands in.
@@ -32,7 +34,7 @@ async function deliverOne(
     message.ack();
     return;
   }
-  const outcome = await post(destination, JSON.stringify(serializeThinEvent(event)), env);
+  const outcome = await post(destination, JSON.stringify(serializeThinEvent(event)), env, slots);
   const last = attempt >= MAX_ATTEMPTS;
   const disabledNow = await recordAttempt(
     db,
@@ -102,6 +104,7 @@ export async function deliverBatch(batch: MessageBatch<DeliveryMessage>, env: En
     }
     return;
   }
+  const slots = connectionSlots();
   await Promise.all(
     batch.messages.map(async (message) => {
       if (!isDelivery(message.body)) {
@@ -111,7 +114,7 @@ export async function deliverBatch(batch: MessageBatch<DeliveryMessage>, env: En
         return;
       }
       try {
-        await deliverOne(message, env, db, rows);
+        await deliverOne(message, env, db, rows, slots);
       } catch (err) {
         logError("delivery_error", err, logIds(message));
         message.retry({ delaySeconds: ownRetryDelay(message.attempts) });

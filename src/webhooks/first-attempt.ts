@@ -5,6 +5,7 @@ import { nowIso } from "../lib/clock";
 import { logError } from "../lib/log";
 import { attemptWrites, post } from "./attempt";
 import { retryDelayAfter } from "./config";
+import { connectionSlots } from "./connections";
 import { fanOut, subscribed } from "./fan-out";
 import { serializeThinEvent } from "./payload";
 
@@ -49,12 +50,13 @@ async function deliverFirstAttempts(
   deliveries: { event: EventRow; targets: EventDestinationRow[] }[],
 ): Promise<void> {
   const db = createDb(env.DB);
+  const slots = connectionSlots();
   await Promise.all(
     deliveries.map(async ({ event, targets }) => {
       try {
         const body = JSON.stringify(serializeThinEvent(event));
         const attempts = await Promise.all(
-          targets.map(async (d) => ({ destinationId: d.id, outcome: await post(d, body, env) })),
+          targets.map(async (d) => ({ destinationId: d.id, outcome: await post(d, body, env, slots) })),
         );
         // Queued even when this failure disables the destination: its consumer then drops it.
         const retries = attempts

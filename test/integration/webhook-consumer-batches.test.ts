@@ -183,3 +183,27 @@ describe("webhook consumer: destinations that stopped receiving", () => {
     },
   );
 });
+
+describe("webhook consumer: the invocation's six connections", () => {
+  it("a batch of 10 deliveries has at most 6 POSTs in flight (Workers queues a seventh, and its timeout would run unsent); all 10 are delivered", async () => {
+    let inFlight = 0;
+    let most = 0;
+    const { calls } = captureFetch(async () => {
+      most = Math.max(most, ++inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      inFlight--;
+      return new Response("ok");
+    });
+    const messages = [];
+    for (let i = 0; i < 10; i++) {
+      const dest = await createDestination(account.testKey);
+      messages.push({
+        body: { event_id: await insertEvent(account.id), destination_id: dest.id, attempt: 1 },
+      });
+    }
+    const { result } = await runQueue(messages);
+    expect(result.explicitAcks).toHaveLength(10);
+    expect(calls).toHaveLength(10);
+    expect(most).toBe(6);
+  });
+});

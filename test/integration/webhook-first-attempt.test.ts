@@ -157,6 +157,25 @@ describe("a write with more deliveries than it attempts itself queues them", () 
     expect(queued).toEqual([]);
   });
 
+  it("the write's first attempts take the invocation's six connections: never more than 6 POSTs in flight", async () => {
+    let inFlight = 0;
+    let most = 0;
+    captureFetch(async () => {
+      most = Math.max(most, ++inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      inFlight--;
+      return new Response("ok");
+    });
+    const { ids } = await dispatch(3);
+    const attempts = await env.DB.prepare(
+      `SELECT count(*) AS n FROM delivery_attempts WHERE outcome = 'succeeded' AND event_id IN (${ids.map(() => "?").join(", ")})`,
+    )
+      .bind(...ids)
+      .first<number>("n");
+    expect(attempts).toBe(48);
+    expect(most).toBe(6);
+  });
+
   it(`4 events to 16 destinations (64, past ${MAX_FIRST_ATTEMPTS}) go on the queue as attempt 1, none attempted by the write`, async () => {
     const { ids, destinations } = await dispatch(4);
     expect(calls.filter((c) => ids.includes(JSON.parse(c.body).id))).toEqual([]);
