@@ -36,6 +36,9 @@ const price = z
 
 const flag = z.enum(["true", "false"]).transform((v) => v === "true");
 
+/** Another AEAT endpoint (a seal certificate's, pre-production): HTTPS, as the mTLS binding needs. */
+const aeatUrl = z.url({ protocol: /^https$/, error: "must be an https:// URL" }).optional();
+
 const configSchema = z.object({
   /** `development` only under `npm start`: loopback webhook URLs and the bench floors. */
   APP_ENV: z.enum(["production", "development"]),
@@ -48,6 +51,9 @@ const configSchema = z.object({
   RATE_LIMITS: z.enum(["on", "off"]).default("on"),
   /** What issuing one invoice debits from the usage balance (compliance.md: default "0.10"). */
   USAGE_PRICE_INVOICE: price.prefault("0.10"),
+  // Read where the registry clients are built (src/verification, src/verifactu); checked here.
+  AEAT_VNIF_URL: aeatUrl,
+  AEAT_VERIFACTU_URL: aeatUrl,
 });
 
 export type Config = {

@@ -40,6 +40,14 @@ describe("configuration is parsed once, and a malformed value is an error", () =
     expect(parseConfig(valid).verificationRetryDelays).toEqual([60, 600, 3600, 21600]);
   });
 
+  it("AEAT_VNIF_URL and AEAT_VERIFACTU_URL take other https endpoints", () => {
+    const urls = {
+      AEAT_VNIF_URL: "https://www10.agenciatributaria.gob.es/wlpl/BURT-JDIT/ws/VNifV2SOAP",
+      AEAT_VERIFACTU_URL: "https://prewww10.aeat.es/wlpl/TIKE-CONT/ws/SistemaFacturacion/VerifactuSOAP",
+    };
+    expect(parseConfig({ ...valid, ...urls })).toEqual(parseConfig(valid));
+  });
+
   it("USAGE_PRICE_INVOICE defaults to compliance.md's 0.10 EUR, in cents", () => {
     expect(parseConfig(valid).usagePriceInvoice).toBe(10);
   });
@@ -78,6 +86,12 @@ describe("configuration is parsed once, and a malformed value is an error", () =
     ["a usage price as a number, not a string", { USAGE_PRICE_INVOICE: 0.1 }, "USAGE_PRICE_INVOICE"],
     ["a usage price with a currency sign", { USAGE_PRICE_INVOICE: "€0.10" }, "USAGE_PRICE_INVOICE"],
     ["an unknown APP_ENV", { APP_ENV: "staging" }, "APP_ENV"],
+    ["an AEAT census URL that is not a URL", { AEAT_VNIF_URL: "www1.agenciatributaria" }, "AEAT_VNIF_URL"],
+    [
+      "an AEAT VERI*FACTU URL over plain HTTP",
+      { AEAT_VERIFACTU_URL: "http://example.com/x" },
+      "AEAT_VERIFACTU_URL",
+    ],
     ["a metrics flag that is not true or false", { EXPOSE_DB_METRICS: "yes" }, "EXPOSE_DB_METRICS"],
   ])("%s is rejected, naming the variable", (_, override, name) => {
     expect(() => parseConfig({ ...valid, ...override })).toThrow(name);
