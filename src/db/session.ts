@@ -4,8 +4,9 @@
  * makes the session start at least as fresh as that response's writes; any other method
  * starts on the primary, so a write request never decides on a lagging read. A bookmark that is
  * not one (a typo, a truncated header) also starts on the primary: the freshest read, never an
- * error. Every response carries the session's latest bookmark. Without replicas (local development, the tests) the
- * same code runs against the one database.
+ * error. Every response carries the session's latest bookmark, once the session has run a
+ * query (a request refused before any has none). Without replicas (local development, the
+ * tests) the same code runs against the one database.
  */
 export const BOOKMARK_HEADER = "D1-Bookmark";
 

@@ -135,6 +135,16 @@ describe("PATCH /v1/account default_payment_instructions", () => {
       expect(await getDefaults(account.testKey)).toEqual([a]);
     });
 
+    it("PATCH with an empty body returns the account unchanged, updated_at included", async () => {
+      const own = await createAccount();
+      const before = await getAccount(own.testKey);
+      useClock(Date.now() + 3_600_000);
+      const res = await client(own.testKey).patch("/v1/account", {});
+      expectStatus(res, 200);
+      expect(res.body).toEqual(before);
+      expect(await getAccount(own.testKey)).toEqual(before);
+    });
+
     it("updated_at of the account moves on PATCH and created_at does not", async () => {
       const own = await createAccount();
       const before = await getAccount(own.testKey);

@@ -49,6 +49,20 @@ describe("error model", () => {
       expect(res.body.error.message).toContain(path);
     });
 
+    it("an unknown /v1 route without a key is a 401 first; outside /v1, where no key is asked, a 404", async () => {
+      expectError(await request("GET", "/v1/nothing-here"), 401, "api_key_missing");
+      expectError(await request("GET", "/nothing-here"), 404, "resource_missing");
+    });
+
+    it("a body that is not JSON is refused before an unknown /v1 route is looked up", async () => {
+      const res = await request("POST", "/v1/nothing-here", undefined, {
+        key: account.testKey,
+        rawBody: "plain text",
+        headers: { "content-type": "text/plain" },
+      });
+      expectError(res, 415, "unsupported_media_type");
+    });
+
     it("every response carries a Request-Id header, equal to error.request_id on errors", async () => {
       const created = await api.post("/v1/customers", validCustomer);
       const responses: [number, ApiResponse][] = [

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type ApiClient, client, expectStatus } from "../helpers/api";
+import { useClock } from "../helpers/clock";
 import { countRows } from "../helpers/db";
 import { createAccount, createDestination, type TestAccount, validDestination } from "../helpers/factories";
 import { readDestination } from "../helpers/reads";
@@ -191,6 +192,29 @@ describe("event destinations: update, delete, enable, disable", () => {
       updated_at: expect.stringMatching(ISO),
     });
     expect(await readDestination(account.testKey, created.body.id)).toEqual(res.body);
+  });
+
+  it("enabled_events drops repeated types, keeping the first order", async () => {
+    const res = await api.post("/v1/event-destinations", {
+      ...validDestination,
+      enabled_events: ["customer.updated", "customer.created", "customer.updated", "customer.created"],
+    });
+    expectStatus(res, 201);
+    expect(res.body.enabled_events).toEqual(["customer.updated", "customer.created"]);
+    const patched = await api.patch(`/v1/event-destinations/${res.body.id}`, {
+      enabled_events: ["invoice.issued", "invoice.issued"],
+    });
+    expect(patched.body.enabled_events).toEqual(["invoice.issued"]);
+  });
+
+  it("PATCH with an empty body returns the destination unchanged, updated_at included", async () => {
+    const { id } = await createDestination(account.testKey);
+    const before = await readDestination(account.testKey, id);
+    useClock(Date.now() + 3_600_000);
+    const res = await api.patch(`/v1/event-destinations/${id}`, {});
+    expectStatus(res, 200);
+    expect(res.body).toEqual(before);
+    expect(await readDestination(account.testKey, id)).toEqual(before);
   });
 
   it("PATCH of one field leaves the others unchanged", async () => {

@@ -15,7 +15,7 @@ import { parseConfig } from "../../src/config";
 import { type LimiterName, LOCAL_ADDRESS, RATE_LIMIT_PERIODS } from "../../src/lib/rate-limit";
 import type { ApiResponse } from "../helpers/api";
 import { useClock } from "../helpers/clock";
-import { createAccount, newApiKey, validCustomer } from "../helpers/factories";
+import { createAccount, newApiKey, revokeApiKey, validCustomer } from "../helpers/factories";
 import { dbSnapshot } from "../helpers/security";
 
 type WranglerRateLimit = { name: string; namespace_id: string; simple: { limit: number; period: number } };
@@ -164,14 +164,27 @@ describe("per client address: calls whose key is missing, malformed or unknown",
     await sendTimes(LIMIT, 401, "/v1/account", { address });
     expectRateLimited(await send("GET", "/v1/account", { address }), "ADDRESS_RATE_LIMITER");
 
+    clock.advance(4_000);
     const refused = await send("GET", "/v1/account", { address, key: testKey });
-    expectRateLimited(refused, "ADDRESS_RATE_LIMITER");
+    expect(refused.status, refused.text).toBe(429);
+    expect(refused.body).toMatchObject({ error: { code: "rate_limited", type: "rate_limit_error" } });
+    // The seconds left of the period, not the whole period.
+    expect(refused.headers.get("retry-after")).toBe(String(RATE_LIMIT_PERIODS.ADDRESS_RATE_LIMITER - 4));
     expect(refused.headers.get("d1-rows-read"), refused.text).toBe("0");
 
-    clock.advance(RATE_LIMIT_PERIODS.ADDRESS_RATE_LIMITER * 1000 + 1);
+    clock.advance(RATE_LIMIT_PERIODS.ADDRESS_RATE_LIMITER * 1000 - 4_000 + 1);
     const looked = await send("GET", "/v1/account", { address, key: testKey });
     expect(looked.status, looked.text).toBe(200);
     expect(Number(looked.headers.get("d1-rows-read")), looked.text).toBeGreaterThan(0);
+  });
+
+  it("a revoked key counts against its address like an unknown one", async () => {
+    const { testKey } = await createAccount();
+    await revokeApiKey(testKey);
+    const address = newAddress();
+    await freshWindow();
+    await sendTimes(LIMIT, 401, "/v1/account", { address, key: testKey });
+    expectRateLimited(await send("GET", "/v1/account", { address, key: testKey }), "ADDRESS_RATE_LIMITER");
   });
 
   it("an IPv6 address counts as its /64", async () => {

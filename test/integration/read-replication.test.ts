@@ -55,6 +55,20 @@ describe("every request runs in a D1 session and answers with its bookmark", () 
     expect(res.headers.get(BOOKMARK_HEADER)).toMatch(BOOKMARK);
   });
 
+  it("an error from a request that reached the database carries its bookmark; one refused before it has none", async () => {
+    const api = client((await createAccount()).testKey);
+    const missing = await api.get("/v1/customers/cus_00000000000000000000000000");
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get(BOOKMARK_HEADER)).toMatch(BOOKMARK);
+    // Refused by validation: its session ran no query, so there is nothing to read after.
+    const invalid = await api.post("/v1/customers", {});
+    expect(invalid.status).toBe(400);
+    expect(invalid.headers.get(BOOKMARK_HEADER)).toBeNull();
+    const unauthenticated = await request("GET", "/v1/customers");
+    expect(unauthenticated.status).toBe(401);
+    expect(unauthenticated.headers.get(BOOKMARK_HEADER)).toBeNull();
+  });
+
   it("a malformed bookmark is read on the primary, never an error", async () => {
     const account = await createAccount();
     const asked = sessions();
