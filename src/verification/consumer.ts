@@ -4,6 +4,7 @@ import { createDb, type Database } from "../db/client";
 import { accounts, type TaxIdRow, taxIds } from "../db/schema";
 import { consumerWriter } from "../events/writer";
 import { nowIso } from "../lib/clock";
+import { connectionSlots, type Slots } from "../lib/connections";
 import { logError } from "../lib/log";
 import { ownRetryDelay } from "../webhooks/config";
 import { maxAttempts, retryDelayAfter } from "./config";
@@ -66,6 +67,7 @@ async function verifyOne(
   env: Env,
   ctx: ExecutionContext,
   registryFor: RegistryFor,
+  slots: Slots,
 ): Promise<void> {
   if (!isVerificationMessage(message.body)) {
     // Nothing to check, now or on a retry: said loudly, then dropped.
@@ -86,7 +88,7 @@ async function verifyOne(
   // No registry applies any more (AEAT credentials removed since): it cannot be asked.
   const registry = registryFor({ live: row.live, taxRegime, type: row.type, env });
   const answer = registry
-    ? await registry.check({ country: row.country, type: row.type, value: row.value }, attempt)
+    ? await slots(() => registry.check({ country: row.country, type: row.type, value: row.value }, attempt))
     : null;
   if (answer?.kind === "result") {
     await settleVerification(w, row, {
@@ -124,10 +126,11 @@ export async function verifyBatch(
   ctx: ExecutionContext,
   registryFor: RegistryFor,
 ): Promise<void> {
+  const slots = connectionSlots();
   await Promise.all(
     batch.messages.map(async (message) => {
       try {
-        await verifyOne(message, env, ctx, registryFor);
+        await verifyOne(message, env, ctx, registryFor, slots);
       } catch (err) {
         logError("verification_error", err, logIds(message));
         message.retry({ delaySeconds: ownRetryDelay(message.attempts) });

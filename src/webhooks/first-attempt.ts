@@ -2,10 +2,10 @@ import { and, eq, isNull } from "drizzle-orm";
 import { createDb } from "../db/client";
 import { type EventDestinationRow, type EventRow, events } from "../db/schema";
 import { nowIso } from "../lib/clock";
+import { connectionSlots } from "../lib/connections";
 import { logError } from "../lib/log";
 import { attemptWrites, post } from "./attempt";
 import { retryDelayAfter } from "./config";
-import { connectionSlots } from "./connections";
 import { fanOut, subscribed } from "./fan-out";
 import { serializeThinEvent } from "./payload";
 

@@ -187,6 +187,29 @@ describe("which Tax IDs are verified", () => {
     expect(events.map((e) => (e.data.object as TaxId).verification)).toEqual([verification]);
   });
 
+  it("a batch of 10 VIES checks has at most 6 requests in flight (Workers queues a seventh, and its timeout would run unsent)", async () => {
+    const checks = captureChecks();
+    const api = client((await createAccount()).liveKey);
+    let inFlight = 0;
+    let most = 0;
+    vi.spyOn(globalThis, "fetch").mockImplementation(async () => {
+      most = Math.max(most, ++inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      inFlight--;
+      return Response.json(viesNamed);
+    });
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++)
+      ids.push((await customerWith(api, { country: "BE", type: "eu_vat", value: "BE0244142664" })).taxId.id);
+    await afterResponses();
+    expect(checks.sent.map((m) => m.body.tax_id_id).sort()).toEqual([...ids].sort());
+    const { result } = await runChecks(checks.sent.map((m) => ({ body: m.body })));
+    expect(result.explicitAcks).toHaveLength(10);
+    expect(most).toBe(6);
+    for (const id of ids)
+      expect((await api.get(`/v1/tax-ids/${id}`)).body.verification?.status).toBe("completed");
+  });
+
   it("replacing a customer's Tax ID verifies the new one; the customer event shows it pending", async () => {
     const checks = captureChecks();
     const api = client((await createAccount()).testKey);

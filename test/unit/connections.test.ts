@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { connectionSlots } from "../../src/webhooks/connections";
+import { connectionSlots } from "../../src/lib/connections";
 
 /** A send that stays open until `release` is called, recording when it started. */
 function held(log: string[], name: string) {

@@ -1,10 +1,11 @@
 /**
  * One Workers invocation may have six connections waiting for response headers; the runtime
  * queues a seventh fetch until one of them has its headers (Workers platform limits; `wrangler
- * dev` does not enforce it). A delivery's 10 s timeout starts with its fetch, so a POST left
- * in that queue behind slow receivers would time out without ever being sent, and another
- * tenant's receiver would be charged a failed attempt. POSTs of one invocation therefore take
- * one of six slots here first: their timeout counts from when they are sent.
+ * dev` does not enforce it). A timeout starts with its fetch, so a request left in that queue
+ * behind slow servers would time out without ever being sent: a webhook receiver would be
+ * charged a failed attempt, a registry check an "unavailable" one. Outbound requests of one
+ * invocation therefore take one of six slots here first: their timeout counts from when they
+ * are sent.
  */
 export const CONNECTIONS_PER_INVOCATION = 6;
 
