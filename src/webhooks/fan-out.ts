@@ -62,8 +62,8 @@ async function send(env: Env, event: Dispatchable, listeners: Listener[]): Promi
  *
  * Each event goes on its own: all its messages in one `sendBatch` (the 16-destination limit
  * keeps them under the batch's 100), so an event is either wholly on the queue or not at
- * all. A failure (its destinations' read, the queue) is logged by id and leaves only that
- * event for the next sweep. Groups of 10 events are sent side by side. `listeners`, when the
+ * all. A failure (its destinations' read, the queue, the mark of events with nothing to
+ * send) is logged and leaves only those events for the next sweep. Groups of 10 events are sent side by side. `listeners`, when the
  * caller read them (a write does, in its own batch), are those of the events' one account and
  * environment. Returns the ids queued or marked.
  */
@@ -84,14 +84,19 @@ export async function fanOut(env: Env, pending: Dispatchable[], listeners?: List
       }),
     );
     const handled = outcomes.filter((o): o is { id: string; sent: boolean } => o !== null);
+    done.push(...handled.filter((o) => o.sent).map((o) => o.id));
     const silent = handled.filter((o) => !o.sent).map((o) => o.id);
-    if (silent.length > 0) {
+    if (silent.length === 0) continue;
+    try {
       await db
         .update(events)
         .set({ dispatchedAt: nowIso() })
         .where(and(inArray(events.id, silent), isNull(events.dispatchedAt)));
+      done.push(...silent);
+    } catch (err) {
+      // Left unmarked and not done: the next sweep finds them again (nothing to send, marked then).
+      logError("dispatch_error", err, { event_count: silent.length });
     }
-    done.push(...handled.map((o) => o.id));
   }
   return done;
 }

@@ -13,6 +13,8 @@ import { fanOut } from "./fan-out";
 const SWEEP_GRACE_MS = 5 * 60_000;
 /** Events a run takes: at most 200 × 16 messages a minute, whatever the backlog. */
 const SWEEP_LIMIT = 200;
+/** Events queued before their `swept_at` is stamped: a run cut short re-queues at most these. */
+const STAMP_EVERY = 10;
 
 /**
  * The cron sweep: fans out, through the queue, events whose first attempts never finished
@@ -31,10 +33,12 @@ export async function sweepUndispatched(env: Env): Promise<number> {
     .where(and(isNull(events.dispatchedAt), isNull(events.sweptAt), lte(events.createdAt, cutoff)))
     .orderBy(asc(events.createdAt), asc(events.id))
     .limit(SWEEP_LIMIT);
-  const queued = await fanOut(env, stale);
-  const now = nowIso();
-  await batchByIds(db, queued, (group) =>
-    db.update(events).set({ sweptAt: now }).where(inArray(events.id, group)),
-  );
+  for (let i = 0; i < stale.length; i += STAMP_EVERY) {
+    const queued = await fanOut(env, stale.slice(i, i + STAMP_EVERY));
+    const now = nowIso();
+    await batchByIds(db, queued, (group) =>
+      db.update(events).set({ sweptAt: now }).where(inArray(events.id, group)),
+    );
+  }
   return stale.length;
 }

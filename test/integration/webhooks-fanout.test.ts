@@ -11,6 +11,7 @@ import { nowMs } from "../../src/lib/clock";
 import type { DeliveryMessage } from "../../src/webhooks/message";
 import { type RedriveFilter, redriveStatement } from "../../src/webhooks/redrive";
 import { client, expectStatus } from "../helpers/api";
+import { failingWith } from "../helpers/db";
 import { createAccount, createDestination, insertEvent, insertEvents } from "../helpers/factories";
 import { runCron } from "../helpers/verifications";
 import { captureFetch, deadLetters, dispatchedAt, runQueue } from "../helpers/webhooks";
@@ -85,6 +86,25 @@ describe("a fan-out cut short re-sends only what was not sent", () => {
 });
 
 describe("the sweep handles each event on its own", () => {
+  it("a failed mark of an event with nothing to send does not stop the sweep stamping what it queued: that is not queued again", async () => {
+    const account = await createAccount();
+    const dest = await createDestination(account.testKey, { enabled_events: ["customer.created"] });
+    const sent = await insertEvent(account.id, { ageMs: 5 * MINUTE, dispatchedAt: null });
+    const silent = await insertEvent(account.id, {
+      ageMs: 5 * MINUTE,
+      dispatchedAt: null,
+      type: "customer.deleted",
+    });
+
+    await failingWith("BEFORE UPDATE OF dispatched_at ON events", runCron);
+    expect(pairsOf(queued)).toEqual([`${sent}>${dest.id}`]);
+    expect(await dispatchedAt(silent)).toBeNull();
+
+    await runCron();
+    expect(pairsOf(queued)).toEqual([`${sent}>${dest.id}`]);
+    expect(await dispatchedAt(silent)).not.toBeNull();
+  });
+
   it("one tenant's failing event does not stall another tenant's events, and the failure is logged by id only", async () => {
     const a = await createAccount();
     const b = await createAccount();
