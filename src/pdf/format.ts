@@ -64,12 +64,12 @@ export function iban(value: string): string {
 type TaxId = { country: string; type: string; value: string };
 
 /**
- * A Tax ID with what kind of number it is: `NIF` (Spanish), `VAT` (an EU VAT number, its
+ * A Tax ID with what kind of number it is: `NIF` (Spanish), `NIF-IVA` (an EU VAT number, its
  * country prefix included), otherwise the country's own number with the country code.
  */
 export function taxId(id: TaxId): string {
   if (id.type === "es_nif") return `NIF ${id.value}`;
-  if (id.type === "eu_vat") return `VAT ${id.value}`;
+  if (id.type === "eu_vat") return `NIF-IVA ${id.value}`;
   return `Id. fiscal ${id.country} ${id.value}`;
 }
 

@@ -62,7 +62,7 @@ describe("money and numbers are formatted from their decimal strings, never thro
 describe("parties", () => {
   it("a Tax ID says what it is: NIF, VAT (with its prefix) or the country's own number", () => {
     expect(taxId({ country: "ES", type: "es_nif", value: "B12345674" })).toBe("NIF B12345674");
-    expect(taxId({ country: "DE", type: "eu_vat", value: "DE136695976" })).toBe("VAT DE136695976");
+    expect(taxId({ country: "DE", type: "eu_vat", value: "DE136695976" })).toBe("NIF-IVA DE136695976");
     expect(taxId({ country: "US", type: "local", value: "123456789" })).toBe("Id. fiscal US 123456789");
   });
 

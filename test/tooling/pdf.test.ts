@@ -189,7 +189,7 @@ describe.skipIf(SKIP)("invoice PDF read back with poppler and zbar", () => {
     const reference = rule.ok ? rule.version.legal_reference! : "";
     expect(reference).toContain("art. 69");
     expect(text).toContain(`Inversión del sujeto pasivo (IVA): ${reference}`);
-    expect(text).toContain("VAT DE136695976");
+    expect(text).toContain("NIF-IVA DE136695976");
   });
 
   it("a corrective names the corrected invoice and its date, the reason's meaning, and shows negative amounts", async () => {

@@ -306,12 +306,12 @@ describe("tax catalog: es content", () => {
       exempt_art_20: "Ley 37/1992, art. 20",
       exempt_art_21: "Ley 37/1992, art. 21",
       exempt_art_22: "Ley 37/1992, art. 22",
-      exempt_arts_23_24: "Ley 37/1992, arts. 23 and 24",
+      exempt_arts_23_24: "Ley 37/1992, arts. 23 y 24",
       exempt_art_25: "Ley 37/1992, art. 25",
-      exempt_other: "Ley 37/1992 (exemption other than arts. 20–25)",
+      exempt_other: "Ley 37/1992 (exención distinta de las de los arts. 20 a 25)",
       reverse_charge_eu: "Ley 37/1992, art. 69.Uno.1º; RD 1619/2012, art. 6.1.m)",
       reverse_charge: "Ley 37/1992, art. 84.Uno.2º",
-      not_subject_art_7_14: "Ley 37/1992, arts. 7 and 14",
+      not_subject_art_7_14: "Ley 37/1992, arts. 7 y 14",
       not_subject_location: "Ley 37/1992, arts. 68 a 70",
     });
   });

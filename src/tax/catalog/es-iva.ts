@@ -244,7 +244,7 @@ export const IVA: Tax = {
       "exempt_arts_23_24",
       "IVA exempt: customs and tax warehouse regimes (arts. 23 and 24 Ley 37/1992)",
       "E4",
-      "Ley 37/1992, arts. 23 and 24",
+      "Ley 37/1992, arts. 23 y 24",
     ),
     ...exempt(
       "exempt_art_25",
@@ -256,7 +256,7 @@ export const IVA: Tax = {
       "exempt_other",
       "IVA exempt (Ley 37/1992)",
       "E6",
-      "Ley 37/1992 (exemption other than arts. 20–25)",
+      "Ley 37/1992 (exención distinta de las de los arts. 20 a 25)",
     ),
     ...reverseChargeEu,
     ...reverseChargeDomestic,
@@ -264,7 +264,7 @@ export const IVA: Tax = {
       "not_subject_art_7_14",
       "Not subject to IVA (arts. 7 and 14 Ley 37/1992)",
       "N1",
-      "Ley 37/1992, arts. 7 and 14",
+      "Ley 37/1992, arts. 7 y 14",
     ),
     ...notSubject(
       "not_subject_location",
