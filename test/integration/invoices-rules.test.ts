@@ -3,9 +3,11 @@
  * simplified-invoice limit, the issuer profile, snapshots, the prefix lock, the delete rule,
  * payment terms, and the date rules of issuance.
  */
-import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { describe, expect, it, vi } from "vitest";
 import { type ApiClient, client, expectStatus } from "../helpers/api";
 import { useClock } from "../helpers/clock";
+import { countRows } from "../helpers/db";
 import { createAccount, createCustomer, createInstruction } from "../helpers/factories";
 import {
   customerWithAddress,
@@ -390,6 +392,30 @@ describe("A customer named by any invoice cannot be deleted: 409 resource_in_use
     expectStatus(await api.del(`/v1/customers/${unused.id}`), 204);
     expectError(await api.get(`/v1/customers/${unused.id}`), 404, "resource_missing");
     expectStatus(await api.get(`/v1/customers/${customer.id}`), 200);
+  });
+
+  it("a customer deleted between an issue's read and its write: 400 on customer (not a 500), nothing issued, no number used", async () => {
+    const { account, api, customer } = await esIssuer();
+    const before = await countRows("invoices", account.id);
+    // The race, exactly: the delete commits right before the issue's write batch (its second).
+    const open = env.DB.withSession.bind(env.DB);
+    let batches = 0;
+    vi.spyOn(env.DB, "withSession").mockImplementation((constraint) => {
+      const session = open(constraint);
+      const batch = session.batch.bind(session);
+      session.batch = async (statements) => {
+        if (++batches === 2)
+          await env.DB.prepare("DELETE FROM customers WHERE id = ?").bind(customer.id).run();
+        return batch(statements);
+      };
+      return session;
+    });
+    const res = await api.post("/v1/invoices", { customer: customer.id, lines: [ivaLine()] });
+    vi.restoreAllMocks();
+    expectError(res, 400, "parameter_invalid", "customer");
+    expect(await countRows("invoices", account.id)).toBe(before);
+    const next = await issue(api, { type: "simplified", lines: [ivaLine()] });
+    expect(next.number).toBe("SIM-0001");
   });
 });
 

@@ -10,7 +10,7 @@ import { loadIssueContext } from "../../invoices/context";
 import { DEFAULT_SERIES } from "../../invoices/numbering";
 import { requestPdf } from "../../invoices/pdf/dispatch";
 import { issuedPaths, pendingCopy, withRecord } from "../../invoices/registration";
-import { isRaised, isUniqueViolation } from "../../lib/db-errors";
+import { isForeignKeyViolation, isRaised, isUniqueViolation } from "../../lib/db-errors";
 import { ApiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { route } from "../../lib/route";
@@ -20,14 +20,16 @@ import { serializeInvoice } from "./serialize";
 
 // The INSERT takes its own number, so concurrent issues never race for one. What can still
 // change between the read and the write (a first invoice binding the series, a later issue
-// date, a new customer prefix) is refused by a trigger; the second read then answers with
-// the documented error, so one retry settles it.
+// date, a new customer prefix) is refused by a trigger, and a customer deleted meanwhile by
+// the foreign key; the second read then answers with the documented error, so one retry
+// settles it.
 const MAX_ATTEMPTS = 3;
 
 /** Errors raised inside the batch when a concurrent write changed what the read saw. */
 function lostRace(err: unknown): boolean {
   return (
     isUniqueViolation(err, "invoices.") ||
+    isForeignKeyViolation(err) ||
     isRaised(err, "series_mismatch") ||
     isRaised(err, "invoice_prefix_changed") ||
     isRaised(err, "issue_date_out_of_order")
