@@ -202,6 +202,40 @@ export function taxIdOf(row: TaxIdColumns, owner: { type: TaxIdOwnerType; id: st
 /** Each column of `T` as SQL: a column, or an expression over the row being written. */
 export type SqlOf<T> = { [K in keyof T]: SQLWrapper };
 
+const ADDRESS_FIELDS = [
+  ["line_1", "addressLine1"],
+  ["line_2", "addressLine2"],
+  ["city", "addressCity"],
+  ["postal_code", "addressPostalCode"],
+  ["state", "addressState"],
+  ["country", "addressCountry"],
+] as const;
+
+/**
+ * An address PATCH as an UPDATE's SET over the row's address `columns`: the sub-fields the
+ * patch names are written, the others keep what the row holds at write time, so two
+ * concurrent PATCHes of different address fields both survive. If a concurrent request
+ * cleared the address in between, `merged` (the patch over the address this request read and
+ * validated) is written whole instead, so a stored address is never incomplete.
+ *
+ * @example
+ * const set = addressSet(body.address, addressColumns(body.address, current), customers);
+ */
+export function addressSet(
+  patch: AddressPatch | null,
+  merged: AddressColumns,
+  columns: SqlOf<AddressColumns>,
+): Record<keyof AddressColumns, SQL> {
+  const written = {} as Record<keyof AddressColumns, SQL>;
+  for (const [field, key] of ADDRESS_FIELDS) {
+    written[key] =
+      patch === null || patch[field] !== undefined
+        ? sql`${merged[key]}`
+        : sql`CASE WHEN ${columns.addressLine1} IS NULL THEN ${merged[key]} ELSE ${columns[key]} END`;
+  }
+  return written;
+}
+
 /**
  * `addressOf` in SQL (JSON, `null` when no address is stored), for an event snapshot the
  * database completes with values only it knows at write time (`fill` of `writeWithEvents`).

@@ -41,7 +41,8 @@ function gatedDb(table: string, parties: number, meanwhile: () => Promise<unknow
         if (prop === "batch") {
           return async (statements: D1PreparedStatement[]) => {
             const sql = statements.map((s) => (s as unknown as { statement: string }).statement).join(";");
-            if (new RegExp(`update "${table}"`, "i").test(sql)) {
+            // An UPDATE, or an upsert's `on conflict … do update` (the account's profile row).
+            if (new RegExp(`(update|insert into) "${table}"`, "i").test(sql)) {
               arrived += 1;
               if (arrived === parties) {
                 state.forced = true;
@@ -261,6 +262,22 @@ describe("customers: a PATCH writes only the fields it names", () => {
       expect(stored, `round ${i}`).toMatchObject({ name: `Name ${i}`, email: `round${i}@acme.example` });
     }
     await afterResponses();
+  });
+});
+
+describe("the account: a PATCH of the issuer address merges by field", () => {
+  it("interleaved PATCHes of two fields of the account's address both survive", async () => {
+    const own = await createAccount();
+    const ownApi = client(own.testKey);
+    expectStatus(await ownApi.patch("/v1/account", { address: fullAddress }), 200);
+    const [a, b] = await interleaved("account_environments", own.testKey, [
+      ["/v1/account", { address: { city: "Sevilla" } }],
+      ["/v1/account", { address: { postal_code: "41001" } }],
+    ]);
+    expectStatus(a!, 200);
+    expectStatus(b!, 200);
+    const stored = (await ownApi.get("/v1/account")).body as { address: Record<string, unknown> };
+    expect(stored.address).toMatchObject({ ...fullAddress, city: "Sevilla", postal_code: "41001" });
   });
 });
 

@@ -9,7 +9,7 @@ import { nowIso } from "../../lib/clock";
 import { isForeignKeyViolation } from "../../lib/db-errors";
 import { ApiError } from "../../lib/errors";
 import { isId } from "../../lib/ids";
-import { addressColumns, NO_TAX_ID, newTaxIdColumns } from "../../lib/party";
+import { addressColumns, addressSet, NO_TAX_ID, newTaxIdColumns } from "../../lib/party";
 import { route } from "../../lib/route";
 import { ownedBy } from "../../lib/scope";
 import { insertTaxId, queueAfterWrite, taxIdRow, verifiesFor } from "../../verification/write";
@@ -46,19 +46,26 @@ async function applyAccountUpdate(c: Context<AppEnv>, body: UpdateAccountBody): 
   // A replaced Tax ID is a new object (new id), with its own row in `tax_ids`.
   const taxId = body.tax_id ? newTaxIdColumns(body.tax_id, verifiesFor(caller, c.env)) : null;
   const stored = taxId && taxIdRow(taxId, caller, { type: "account", id: caller.accountId });
+  const address =
+    body.address === undefined ? null : addressColumns(body.address, current?.addressLine1 ? current : null);
   const profile = {
     ...(body.legal_name !== undefined && { legalName: body.legal_name }),
     ...(body.tax_id !== undefined && (taxId ?? NO_TAX_ID)),
-    ...(body.address !== undefined && addressColumns(body.address, current?.addressLine1 ? current : null)),
+    ...address,
   };
-  // Only this environment's row moves: the other environment sees no change.
+  // Only this environment's row moves: the other environment sees no change. An existing row
+  // takes the address by field at write time, so a concurrent PATCH of another field survives.
   const statements: BatchItem<"sqlite">[] = [
     db
       .insert(accountEnvironments)
       .values({ accountId: caller.accountId, live: caller.live, ...profile, updatedAt: now })
       .onConflictDoUpdate({
         target: [accountEnvironments.accountId, accountEnvironments.live],
-        set: { ...profile, updatedAt: now },
+        set: {
+          ...profile,
+          ...(address && addressSet(body.address ?? null, address, accountEnvironments)),
+          updatedAt: now,
+        },
       }),
   ];
   if (stored) statements.push(insertTaxId(db, stored));

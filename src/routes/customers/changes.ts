@@ -6,6 +6,7 @@ import {
   type AddressColumns,
   addressColumns,
   addressJson,
+  addressSet,
   newTaxIdColumns,
   type SqlOf,
   verificationJson,
@@ -35,15 +36,6 @@ const SCALARS = [
   ["phone", "phone"],
 ] as const;
 
-const ADDRESS_FIELDS = [
-  ["line_1", "addressLine1"],
-  ["line_2", "addressLine2"],
-  ["city", "addressCity"],
-  ["postal_code", "addressPostalCode"],
-  ["state", "addressState"],
-  ["country", "addressCountry"],
-] as const;
-
 const STORED_ADDRESS: SqlOf<AddressColumns> = {
   addressLine1: c.addressLine1,
   addressLine2: c.addressLine2,
@@ -56,11 +48,8 @@ const STORED_ADDRESS: SqlOf<AddressColumns> = {
 /**
  * Writes only what the request names, so that two concurrent PATCHes of different fields
  * both survive (D1 runs one write at a time; the SET's expressions see the row as it is then).
- * A `tax_id` is replaced whole (a new Tax ID object). An address merges by field: the
- * sub-fields named are written, the others keep what the row holds at write time, so two
- * concurrent PATCHes of different address fields both survive too. If a concurrent request
- * cleared the address in between, the address this request validated (its merge over the
- * address it read) is written whole instead, so a stored address is never incomplete.
+ * A `tax_id` is replaced whole (a new Tax ID object); an address merges by field, at write
+ * time too (`addressSet`).
  *
  * @example
  * const { set, next, fill } = customerChanges({ email: null }, current, nowIso(), verifiesFor(caller, c.env));
@@ -102,13 +91,7 @@ export function customerChanges(
   } else {
     const merged = addressColumns(body.address, current.addressLine1 ? current : null);
     Object.assign(next, merged);
-    const written = {} as SqlOf<AddressColumns>;
-    for (const [field, key] of ADDRESS_FIELDS) {
-      written[key] =
-        body.address === null || body.address[field] !== undefined
-          ? sql`${merged[key]}`
-          : sql`CASE WHEN ${c.addressLine1} IS NULL THEN ${merged[key]} ELSE ${c[key]} END`;
-    }
+    const written = addressSet(body.address, merged, c);
     Object.assign(set, written);
     fill["$.address"] = addressJson(written);
     addressCountry = written.addressCountry;
