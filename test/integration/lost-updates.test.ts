@@ -14,6 +14,7 @@ import { type ApiClient, type ApiResponse, client, expectStatus } from "../helpe
 import {
   createAccount,
   createCustomer,
+  createDestination,
   createInstruction,
   fullAddress,
   type TestAccount,
@@ -278,6 +279,24 @@ describe("the account: a PATCH of the issuer address merges by field", () => {
     expectStatus(b!, 200);
     const stored = (await ownApi.get("/v1/account")).body as { address: Record<string, unknown> };
     expect(stored.address).toMatchObject({ ...fullAddress, city: "Sevilla", postal_code: "41001" });
+  });
+});
+
+describe("event destinations: a PATCH answers with the destination as written", () => {
+  it("a secret rotated between a PATCH's read and its write is the secret the PATCH returns", async () => {
+    // An account of its own: a destination here would receive the other tests' events.
+    const own = await createAccount();
+    const dest = await createDestination(own.testKey);
+    const rotated = `whsec_${"r".repeat(43)}`;
+    const [res] = await interleaved<{ name: string; secret: string }>(
+      "event_destinations",
+      own.testKey,
+      [[`/v1/event-destinations/${dest.id}`, { name: "Renamed" }]],
+      () =>
+        env.DB.prepare("UPDATE event_destinations SET secret = ? WHERE id = ?").bind(rotated, dest.id).run(),
+    );
+    expectStatus(res!, 200);
+    expect(res!.body).toMatchObject({ name: "Renamed", secret: rotated });
   });
 });
 

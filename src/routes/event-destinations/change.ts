@@ -13,7 +13,11 @@ type Change = Partial<
   Pick<EventDestinationRow, "name" | "url" | "enabledEvents" | "status" | "disabledReason" | "failingSince">
 >;
 
-/** Applies `change` (or what it computes from the current row) and returns the destination with its secret. */
+/**
+ * Applies `change` (or what it computes from the current row) and returns the destination
+ * with its secret, as the UPDATE left it: a secret rotated or a field changed concurrently
+ * since the read shows as it is stored.
+ */
 export async function changeDestination(
   c: Context<AppEnv>,
   id: string,
@@ -24,15 +28,14 @@ export async function changeDestination(
   const current = await findDestination(db, caller, id);
   const change = typeof changeOf === "function" ? changeOf(current) : changeOf;
   if (Object.keys(change).length === 0) return c.json(serializeDestination(current, { withSecret: true }));
-  const next: EventDestinationRow = { ...current, ...change, updatedAt: nowIso() };
-  const updated = await counted(
+  const [updated] = await counted(
     db,
     db
       .update(eventDestinations)
-      .set({ ...change, updatedAt: next.updatedAt })
+      .set({ ...change, updatedAt: nowIso() })
       .where(and(eq(eventDestinations.id, id), ownedBy(eventDestinations, caller)))
-      .returning({ id: eventDestinations.id }),
+      .returning(),
   );
-  if (updated.length === 0) throw notFound("event destination", id);
-  return c.json(serializeDestination(next, { withSecret: true }));
+  if (!updated) throw notFound("event destination", id);
+  return c.json(serializeDestination(updated, { withSecret: true }));
 }
