@@ -27,10 +27,11 @@ export type AppEnv = {
     /** Set just before a route's handler runs: validation passed (what `Idempotency-Key` stores). */
     handlerStarted: boolean;
     /**
-     * Set by `Idempotency-Key`: the statement that marks the key's write as made, which a
-     * request's write batch carries (`writerOf`), so a committed write is never run twice.
+     * Set by `Idempotency-Key`: the statements that check the key is still this request's and
+     * mark its write as made, which a request's write batch carries (`writerOf`), so a
+     * committed write is never run twice.
      */
-    idempotencyMark: BatchItem<"sqlite">;
+    idempotencyMark: BatchItem<"sqlite">[];
     /** The code of the error response, set when one is built (what `Idempotency-Key` may store). */
     errorCode: ErrorCode;
   };

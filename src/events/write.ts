@@ -18,8 +18,8 @@ export type Writer = {
   scope: Scope;
   /** Keeps the isolate alive for the fan-out after the response (`ctx.waitUntil`). */
   waitUntil(promise: Promise<unknown>): void;
-  /** A request's `Idempotency-Key` mark, written in the same batch as the write (src/lib/idempotency.ts). */
-  idempotencyMark?: Statement;
+  /** A request's `Idempotency-Key` guard and mark, written in the same batch as the write (src/lib/idempotency.ts). */
+  idempotencyMark?: Statement[];
 };
 
 export type EventSpec = {
@@ -80,7 +80,7 @@ export async function writeWithEvents<S extends Statements>(
   const batch: Statement[] = [
     ...specs.map((spec, i) => eventInsert(w.db, rows[i] as EventRow, spec)),
     ...names.map((name) => statements[name] as Statement),
-    ...(w.idempotencyMark ? [w.idempotencyMark] : []),
+    ...(w.idempotencyMark ?? []),
     // The fan-out's listeners, read in the same round trip (none in the common case): the
     // first attempts then leave without a further read.
     w.db

@@ -25,3 +25,11 @@ export function isRaised(err: unknown, text: string): boolean {
   }
   return false;
 }
+
+/** True when `err` (or an error it wraps) is SQLite's NOT NULL failure on `column` (`table.column`). */
+export function isNotNullViolation(err: unknown, column: string): boolean {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (e.message.includes(`NOT NULL constraint failed: ${column}`)) return true;
+  }
+  return false;
+}

@@ -5,13 +5,18 @@ import { idempotencyKeys } from "../db/schema";
 import type { AppEnv } from "../env";
 import { nowIso, nowMs } from "./clock";
 import { sha256Hex } from "./crypto";
-import { ApiError, type ErrorCode } from "./errors";
+import { isNotNullViolation } from "./db-errors";
+import { ApiError, type ErrorCode, errorResponse } from "./errors";
 import { deleteExpired } from "./retention";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 /** Stored responses are replayed for this long (Stripe's 24 hours). */
 const TTL_MS = 24 * 60 * 60 * 1000;
-/** A first request still "running" after this long died with its isolate: its key is free again. */
+/**
+ * A first request still "running" after this long is taken to have died with its isolate:
+ * its key is free again. If it was only slow, its write cannot commit after the takeover (the
+ * claim is fenced by its `created_at`, see `idempotencyMark`).
+ */
 const ABANDONED_AFTER_MS = 60_000;
 /**
  * `response_status` of a key whose request committed its write but has not stored its
@@ -55,6 +60,8 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
   const now = nowIso();
   const k = idempotencyKeys;
   const byKey = and(eq(k.accountId, caller.accountId), eq(k.live, caller.live), eq(k.key, key)) as SQL;
+  // This request's claim: a takeover writes another `created_at`, so nothing below touches it.
+  const mine = and(byKey, eq(k.createdAt, now)) as SQL;
 
   const claimed = await counted(
     db,
@@ -114,18 +121,42 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
     });
   }
 
-  c.set(
-    "idempotencyMark",
+  c.set("idempotencyMark", [
+    // Fails the write's whole batch unless the claim is still this request's: one taken over
+    // after ABANDONED_AFTER_MS must not commit next to its successor's write. Still ours, the
+    // row collides with the claim and does nothing; not ours, its key is NULL and the
+    // NOT NULL constraint aborts the batch.
+    db
+      .insert(k)
+      .values({
+        accountId: caller.accountId,
+        live: caller.live,
+        key: sql`CASE WHEN EXISTS (SELECT 1 FROM ${k} WHERE ${mine} AND ${k.responseStatus} IS NULL) THEN ${key} END`,
+        requestHash,
+        createdAt: now,
+        expiresAt: now,
+      })
+      .onConflictDoNothing(),
     db
       .update(k)
       .set({ responseStatus: COMMITTED })
-      .where(and(byKey, isNull(k.responseStatus))),
-  );
+      .where(and(mine, isNull(k.responseStatus))),
+  ]);
   await next();
+  if (isNotNullViolation(c.error, "idempotency_keys.key")) {
+    c.res = errorResponse(
+      c,
+      new ApiError(
+        "idempotency_key_in_use",
+        "This request ran so long that another request with its Idempotency-Key took the key over; it changed nothing. Retry later: the other request's response is then replayed.",
+      ),
+    );
+    return;
+  }
   const res = c.res;
   if (!c.get("handlerStarted") || res.status >= 500 || VALIDATION_CODES.has(c.get("errorCode"))) {
     // A key whose write committed stays (COMMITTED): its request must not run again.
-    await counted(db, db.delete(k).where(and(byKey, isNull(k.responseStatus))));
+    await counted(db, db.delete(k).where(and(mine, isNull(k.responseStatus))));
     return;
   }
   await counted(
@@ -137,7 +168,7 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
         responseBody: res.status === 204 ? null : await res.clone().text(),
         responseContentType: res.headers.get("content-type"),
       })
-      .where(byKey),
+      .where(mine),
   );
 };
 

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { sha256Hex } from "../../src/lib/crypto";
 import { deleteExpiredIdempotencyKeys } from "../../src/lib/idempotency";
 import type { Invoice } from "../../src/routes/invoices/schemas";
@@ -217,6 +217,39 @@ describe("Idempotency-Key on every POST (Stripe's semantics)", () => {
     clock.advance(61_000);
     expectStatus(await post(account.testKey, "/v1/customers", validCustomer, "died"), 201);
     expect(await countRows("customers", account.id)).toBe(1);
+  });
+
+  it("a slow first request whose key was taken over after 60 s writes nothing: 409, and the key stays its successor's", async () => {
+    const account = await createAccount();
+    const successor = "2000-01-01T00:00:00.000Z";
+    // The takeover, exactly: another request claims the key right before this one's write batch.
+    const open = env.DB.withSession.bind(env.DB);
+    vi.spyOn(env.DB, "withSession").mockImplementation((constraint) => {
+      const session = open(constraint);
+      const batch = session.batch.bind(session);
+      session.batch = async (statements) => {
+        const sql = statements.map((s) => (s as unknown as { statement: string }).statement).join(";");
+        if (/insert into "customers"/i.test(sql)) {
+          await env.DB.prepare(
+            "UPDATE idempotency_keys SET created_at = ? WHERE account_id = ? AND key = 'slow'",
+          )
+            .bind(successor, account.id)
+            .run();
+        }
+        return batch(statements);
+      };
+      return session;
+    });
+    const res = await post(account.testKey, "/v1/customers", validCustomer, "slow");
+    vi.restoreAllMocks();
+    expectError(res, 409, "idempotency_key_in_use");
+    expect(await countRows("customers", account.id)).toBe(0);
+    const row = await env.DB.prepare(
+      "SELECT created_at, response_status FROM idempotency_keys WHERE account_id = ? AND key = 'slow'",
+    )
+      .bind(account.id)
+      .first();
+    expect(row).toEqual({ created_at: successor, response_status: null });
   });
 
   it("concurrent requests with one key run once: the others are 409 idempotency_key_in_use or the replay", async () => {
