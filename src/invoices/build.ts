@@ -13,6 +13,7 @@ import { spanishNif } from "../verifactu/record";
 import { type ComputedInvoice, computeInvoice, type LineInput } from "./compute";
 import type { IssueContext } from "./context";
 import { invoiceNumber, nextCounter } from "./numbering";
+import { checkRecipient } from "./recipient";
 
 /** RD 1619/2012 art. 4: a Spanish simplified invoice totals at most 3,000 EUR. */
 const SIMPLIFIED_MAX_TOTAL_MINOR = 300_000n;
@@ -83,6 +84,7 @@ export function buildInvoice(caller: Caller, req: IssueRequest, ctx: IssueContex
     ? { supply: corrected.supplyTaxDate, withholding: corrected.withholdingTaxDate }
     : { supply: req.operationDate ?? issueDate, withholding: issueDate };
   const computed = computeInvoice({ regime: ctx.account.taxRegime, exponent, lines: req.lines, taxDates });
+  if (es) checkRecipient(req.type, customer, req.lines);
   if (es && req.type === "simplified" && computed.total > SIMPLIFIED_MAX_TOTAL_MINOR) {
     throw bad("lines", "A Spanish simplified invoice totals at most 3000.00 EUR (RD 1619/2012 art. 4).");
   }

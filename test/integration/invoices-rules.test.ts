@@ -419,6 +419,58 @@ describe("A customer named by any invoice cannot be deleted: 409 resource_in_use
   });
 });
 
+describe("Intra-Community supplies and reverse charges name their recipient by Tax ID (RD 1619/2012 arts. 6.1.d, 4.3)", () => {
+  const euCustomer = { tax_id: { country: "DE", type: "eu_vat", value: "DE136695976" } };
+  const localCustomer = { tax_id: { country: "US", type: "local", value: "US-123" } };
+
+  it.each([
+    ["exempt_art_25", "an es_nif customer", {}],
+    ["reverse_charge_eu", "an es_nif customer", {}],
+    ["reverse_charge", "a customer with a local Tax ID", localCustomer],
+    ["reverse_charge", "a customer with another member state's VAT number", euCustomer],
+  ])("%s to %s is 400 parameter_invalid on customer, writing nothing", async (rule, _, extra) => {
+    const { account, api } = await esIssuer();
+    const customer = await customerWithAddress(api, extra);
+    const res = await api.post("/v1/invoices", { customer: customer.id, lines: [ivaLine("100", rule)] });
+    expectError(res, 400, "parameter_invalid", "customer");
+    expect(res.body.error.message).toContain(`lines.0.taxes.0.rule ${rule}`);
+    expect(await countRows("invoices", account.id)).toBe(0);
+  });
+
+  it.each([
+    ["exempt_art_25", euCustomer],
+    ["reverse_charge_eu", euCustomer],
+    ["reverse_charge", {}],
+  ])("%s to a customer with the Tax ID it needs issues", async (rule, extra) => {
+    const { api } = await esIssuer();
+    const customer = await customerWithAddress(api, extra);
+    const invoice = await issue(api, { customer: customer.id, lines: [ivaLine("100", rule)] });
+    expect(invoice.tax_breakdown.map((r) => r.rule)).toEqual([rule]);
+  });
+
+  it("a reverse charge on a simplified invoice without a customer is 400 parameter_missing on customer", async () => {
+    const { account, api } = await esIssuer();
+    const res = await api.post("/v1/invoices", {
+      type: "simplified",
+      lines: [ivaLine("100", "reverse_charge")],
+    });
+    expectError(res, 400, "parameter_missing", "customer");
+    expect(await countRows("invoices", account.id)).toBe(0);
+  });
+
+  it("an intra-Community supply on a simplified invoice is 400 parameter_invalid on type, even to an EU business", async () => {
+    const { account, api } = await esIssuer();
+    const customer = await customerWithAddress(api, euCustomer);
+    const res = await api.post("/v1/invoices", {
+      type: "simplified",
+      customer: customer.id,
+      lines: [ivaLine("100", "exempt_art_25")],
+    });
+    expectError(res, 400, "parameter_invalid", "type");
+    expect(await countRows("invoices", account.id)).toBe(0);
+  });
+});
+
 describe("Payment terms", () => {
   it("explicit options are resolved in the order given, each with reference = the invoice number", async () => {
     const { api, customer } = await esIssuer();
