@@ -46,7 +46,9 @@ function totalRows(sheet: Sheet, invoice: Invoice): TotalRow[] {
   const c = invoice.currency;
   const withheld = invoice.tax_breakdown.some((r) => r.effect === "withheld");
   const rows: [string, string, Style][] = [
-    ["Subtotal (base imponible)", money(invoice.subtotal, c), { size: 9 }],
+    // Not "base imponible": exempt and not-subject lines count here too; each rate's base is a
+    // row of the breakdown above.
+    ["Subtotal", money(invoice.subtotal, c), { size: 9 }],
     ["Impuestos repercutidos", money(invoice.total_tax_added, c), { size: 9 }],
   ];
   if (withheld) rows.push(["Retenciones", money(negated(invoice.total_tax_withheld), c), { size: 9 }]);
