@@ -71,3 +71,25 @@ export async function failingWith<T>(when: string, fn: () => Promise<T>): Promis
     await env.DB.exec("DROP TRIGGER test_failure");
   }
 }
+
+/**
+ * Runs `before` ahead of each batch that requests' D1 sessions send (given the batch's SQL and
+ * its number), to commit a concurrent change at an exact point of a request. Undone by
+ * `vi.restoreAllMocks()`.
+ *
+ * @example
+ * beforeBatches(async (_, n) => { if (n === 2) await env.DB.prepare("DELETE …").run(); });
+ */
+export function beforeBatches(before: (sql: string, n: number) => Promise<unknown>): void {
+  const open = env.DB.withSession.bind(env.DB);
+  let n = 0;
+  vi.spyOn(env.DB, "withSession").mockImplementation((constraint) => {
+    const session = open(constraint);
+    const batch = session.batch.bind(session);
+    session.batch = async (statements) => {
+      await before(statements.map((s) => (s as unknown as { statement: string }).statement).join(";"), ++n);
+      return batch(statements);
+    };
+    return session;
+  });
+}

@@ -5,7 +5,7 @@ import { deleteExpiredIdempotencyKeys } from "../../src/lib/idempotency";
 import type { Invoice } from "../../src/routes/invoices/schemas";
 import { client, expectStatus, request } from "../helpers/api";
 import { useClock } from "../helpers/clock";
-import { countRows, failingWith } from "../helpers/db";
+import { beforeBatches, countRows, failingWith } from "../helpers/db";
 import { createAccount, validCustomer } from "../helpers/factories";
 import { customerWithAddress, issue, ivaLine, setProfile } from "../helpers/invoices";
 import { expectError } from "../helpers/security";
@@ -223,22 +223,11 @@ describe("Idempotency-Key on every POST (Stripe's semantics)", () => {
     const account = await createAccount();
     const successor = "2000-01-01T00:00:00.000Z";
     // The takeover, exactly: another request claims the key right before this one's write batch.
-    const open = env.DB.withSession.bind(env.DB);
-    vi.spyOn(env.DB, "withSession").mockImplementation((constraint) => {
-      const session = open(constraint);
-      const batch = session.batch.bind(session);
-      session.batch = async (statements) => {
-        const sql = statements.map((s) => (s as unknown as { statement: string }).statement).join(";");
-        if (/insert into "customers"/i.test(sql)) {
-          await env.DB.prepare(
-            "UPDATE idempotency_keys SET created_at = ? WHERE account_id = ? AND key = 'slow'",
-          )
-            .bind(successor, account.id)
-            .run();
-        }
-        return batch(statements);
-      };
-      return session;
+    beforeBatches(async (sql) => {
+      if (!/insert into "customers"/i.test(sql)) return;
+      await env.DB.prepare("UPDATE idempotency_keys SET created_at = ? WHERE account_id = ? AND key = 'slow'")
+        .bind(successor, account.id)
+        .run();
     });
     const res = await post(account.testKey, "/v1/customers", validCustomer, "slow");
     vi.restoreAllMocks();

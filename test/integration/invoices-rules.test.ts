@@ -7,7 +7,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { type ApiClient, client, expectStatus } from "../helpers/api";
 import { useClock } from "../helpers/clock";
-import { countRows } from "../helpers/db";
+import { beforeBatches, countRows } from "../helpers/db";
 import { createAccount, createCustomer, createInstruction } from "../helpers/factories";
 import {
   customerWithAddress,
@@ -398,17 +398,8 @@ describe("A customer named by any invoice cannot be deleted: 409 resource_in_use
     const { account, api, customer } = await esIssuer();
     const before = await countRows("invoices", account.id);
     // The race, exactly: the delete commits right before the issue's write batch (its second).
-    const open = env.DB.withSession.bind(env.DB);
-    let batches = 0;
-    vi.spyOn(env.DB, "withSession").mockImplementation((constraint) => {
-      const session = open(constraint);
-      const batch = session.batch.bind(session);
-      session.batch = async (statements) => {
-        if (++batches === 2)
-          await env.DB.prepare("DELETE FROM customers WHERE id = ?").bind(customer.id).run();
-        return batch(statements);
-      };
-      return session;
+    beforeBatches(async (_, n) => {
+      if (n === 2) await env.DB.prepare("DELETE FROM customers WHERE id = ?").bind(customer.id).run();
     });
     const res = await api.post("/v1/invoices", { customer: customer.id, lines: [ivaLine()] });
     vi.restoreAllMocks();
