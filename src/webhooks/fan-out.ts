@@ -63,9 +63,9 @@ async function send(env: Env, event: Dispatchable, listeners: Listener[]): Promi
  * Each event goes on its own: all its messages in one `sendBatch` (the 16-destination limit
  * keeps them under the batch's 100), so an event is either wholly on the queue or not at
  * all. A failure (its destinations' read, the queue, the mark of events with nothing to
- * send) is logged and leaves only those events for the next sweep. Groups of 10 events are sent side by side. `listeners`, when the
- * caller read them (a write does, in its own batch), are those of the events' one account and
- * environment. Returns the ids queued or marked.
+ * send) is logged and leaves only those events for the next sweep. Groups of 10 events are
+ * sent side by side. `listeners`, when the caller read them (a write does, in its own batch),
+ * are those of the events' one account and environment. Returns the ids queued or marked.
  */
 export async function fanOut(env: Env, pending: Dispatchable[], listeners?: Listener[]): Promise<string[]> {
   const db = createDb(env.DB);
