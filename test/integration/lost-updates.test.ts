@@ -7,10 +7,11 @@
 
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import worker from "../../src/index";
 import { afterResponses } from "../helpers/after-response";
 import { type ApiClient, type ApiResponse, client, expectStatus } from "../helpers/api";
+import { beforeBatches } from "../helpers/db";
 import {
   createAccount,
   createCustomer,
@@ -349,5 +350,34 @@ describe("payment instructions: a PATCH writes only the fields it names", () => 
       expect(stored, `round ${i}`).toMatchObject({ label: `Label ${i}`, bank_transfer: { iban } });
     }
     await afterResponses();
+  });
+});
+
+describe("a delete's event shows the object as the delete found it", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it.each([
+    ["customers", "customer.deleted", "name"],
+    ["payment_instructions", "payment_instruction.deleted", "label"],
+  ] as const)("a change to %s committed while its DELETE runs shows in %s", async (table, type, column) => {
+    const own = await createAccount();
+    const ownApi = client(own.testKey);
+    const object =
+      table === "customers"
+        ? await createCustomer(ownApi, { name: "Before" })
+        : await createInstruction(ownApi, { label: "Before" });
+    // The PATCH's commit lands between the DELETE's read (its first batch) and its write.
+    beforeBatches(async (_, n) => {
+      if (n !== 2) return;
+      await env.DB.prepare(`UPDATE ${table} SET ${column} = 'Changed meanwhile' WHERE id = ?`)
+        .bind(object.id)
+        .run();
+    });
+    const path = table === "customers" ? "/v1/customers" : "/v1/payment-instructions";
+    const res = await ownApi.del(`${path}/${object.id}`);
+    vi.restoreAllMocks();
+    expectStatus(res, 204);
+    const [event] = await updatedEvents(ownApi, type, object.id);
+    expect((event?.data.object as Record<string, unknown>)[column]).toBe("Changed meanwhile");
   });
 });

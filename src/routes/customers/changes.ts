@@ -46,6 +46,24 @@ const STORED_ADDRESS: SqlOf<AddressColumns> = {
 };
 
 /**
+ * Every field of a customer's event snapshot as SQL over the row its write finds: what a
+ * concurrent request changed meanwhile shows, as RETURNING would. A delete's event takes them
+ * all; an update's those its request does not name.
+ */
+export function storedCustomerFill(): Record<string, SQL> {
+  const fill: Record<string, SQL> = {};
+  for (const [field, key] of SCALARS) fill[`$.${field}`] = sql`${c[key]}`;
+  fill["$.tax_id.id"] = sql`${c.taxIdId}`;
+  fill["$.tax_id.country"] = sql`${c.taxIdCountry}`;
+  fill["$.tax_id.type"] = sql`${c.taxIdType}`;
+  fill["$.tax_id.value"] = sql`${c.taxIdValue}`;
+  fill["$.tax_id.verification"] = verificationJson(c);
+  fill["$.address"] = addressJson(STORED_ADDRESS);
+  fill["$.updated_at"] = sql`${c.updatedAt}`;
+  return fill;
+}
+
+/**
  * Writes only what the request names, so that two concurrent PATCHes of different fields
  * both survive (D1 runs one write at a time; the SET's expressions see the row as it is then).
  * A `tax_id` is replaced whole (a new Tax ID object); an address merges by field, at write
@@ -62,33 +80,28 @@ export function customerChanges(
 ): CustomerChanges {
   const set: Record<string, unknown> = { updatedAt: now };
   const next: CustomerRow = { ...current, updatedAt: now };
-  const fill: Record<string, SQL> = {};
+  // What the request names is written; the rest of the snapshot comes from the row.
+  const { "$.updated_at": _, ...fill } = storedCustomerFill();
 
   for (const [field, key] of SCALARS) {
     const value = body[field];
-    if (value === undefined) fill[`$.${field}`] = sql`${c[key]}`;
-    else set[key] = (next as Record<string, unknown>)[key] = value;
+    if (value === undefined) continue;
+    set[key] = (next as Record<string, unknown>)[key] = value;
+    delete fill[`$.${field}`];
   }
 
   let taxIdCountry: SQLWrapper = c.taxIdCountry;
   let taxId: NewTaxId | null = null;
-  if (body.tax_id === undefined) {
-    fill["$.tax_id.id"] = sql`${c.taxIdId}`;
-    fill["$.tax_id.country"] = sql`${c.taxIdCountry}`;
-    fill["$.tax_id.type"] = sql`${c.taxIdType}`;
-    fill["$.tax_id.value"] = sql`${c.taxIdValue}`;
-    fill["$.tax_id.verification"] = verificationJson(c);
-  } else {
+  if (body.tax_id !== undefined) {
     taxId = newTaxIdColumns(body.tax_id, verifies);
     Object.assign(set, taxId);
     Object.assign(next, taxId);
     taxIdCountry = sql`${taxId.taxIdCountry}`;
+    for (const path of Object.keys(fill)) if (path.startsWith("$.tax_id.")) delete fill[path];
   }
 
   let addressCountry: SQLWrapper = c.addressCountry;
-  if (body.address === undefined) {
-    fill["$.address"] = addressJson(STORED_ADDRESS);
-  } else {
+  if (body.address !== undefined) {
     const merged = addressColumns(body.address, current.addressLine1 ? current : null);
     Object.assign(next, merged);
     const written = addressSet(body.address, merged, c);

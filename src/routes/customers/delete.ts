@@ -6,6 +6,7 @@ import { isForeignKeyViolation } from "../../lib/db-errors";
 import { ApiError, notFound } from "../../lib/errors";
 import { idParams, route } from "../../lib/route";
 import { ownedBy } from "../../lib/scope";
+import { storedCustomerFill } from "./changes";
 import { findCustomer } from "./find";
 import { serializeCustomer } from "./serialize";
 
@@ -30,10 +31,12 @@ export const deleteCustomer = route({
           .where(and(eq(customers.id, id), ownedBy(customers, caller)))
           .returning({ id: customers.id }),
       },
-      // Only while the row exists, so two concurrent deletes record one event.
+      // Only while the row exists, so two concurrent deletes record one event; its snapshot
+      // is the row as the delete finds it (a concurrent PATCH included).
       {
         type: "customer.deleted",
         object: serializeCustomer(current),
+        fill: storedCustomerFill(),
         whileExists: [customers, customers.id],
       },
     );

@@ -6,6 +6,7 @@ import { isForeignKeyViolation } from "../../lib/db-errors";
 import { ApiError, notFound } from "../../lib/errors";
 import { idParams, route } from "../../lib/route";
 import { ownedBy } from "../../lib/scope";
+import { storedInstructionFill } from "./fields";
 import { findPaymentInstruction } from "./find";
 import { serializePaymentInstruction } from "./serialize";
 
@@ -38,6 +39,8 @@ export const deletePaymentInstruction = route({
         {
           type: "payment_instruction.deleted",
           object: serializePaymentInstruction(current),
+          // The row as the delete finds it, a concurrent PATCH included.
+          fill: storedInstructionFill(),
           whileExists: [paymentInstructions, paymentInstructions.id],
         },
       );

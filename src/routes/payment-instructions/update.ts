@@ -1,4 +1,4 @@
-import { and, eq, type SQL, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { type PaymentInstructionRow, paymentInstructions as pi } from "../../db/schema";
 import { writeWithEvents } from "../../events/write";
 import { writerOf } from "../../events/writer";
@@ -6,17 +6,10 @@ import { nowIso } from "../../lib/clock";
 import { notFound } from "../../lib/errors";
 import { idParams, route } from "../../lib/route";
 import { ownedBy } from "../../lib/scope";
+import { FIELDS, storedInstructionFill } from "./fields";
 import { findPaymentInstruction } from "./find";
 import { paymentInstructionObject, updatePaymentInstructionBody } from "./schemas";
 import { serializePaymentInstruction } from "./serialize";
-
-/** Each updatable field: where it is in the request and the API object, and its column. */
-const FIELDS = [
-  ["$.label", "label"],
-  ["$.bank_transfer.beneficiary", "beneficiary"],
-  ["$.bank_transfer.iban", "iban"],
-  ["$.bank_transfer.bic", "bic"],
-] as const;
 
 /** Affects future uses only: issued invoices keep their snapshot. */
 export const updatePaymentInstruction = route({
@@ -38,11 +31,12 @@ export const updatePaymentInstruction = route({
     // the event's snapshot takes the others from the row its write finds, as RETURNING does.
     const now = nowIso();
     const set: Partial<PaymentInstructionRow> = { updatedAt: now };
-    const fill: Record<string, SQL> = {};
+    const { "$.updated_at": _, ...fill } = storedInstructionFill();
     for (const [path, key] of FIELDS) {
       const value = given[key];
-      if (value === undefined) fill[path] = sql`${pi[key]}`;
-      else (set as Record<string, unknown>)[key] = value;
+      if (value === undefined) continue;
+      (set as Record<string, unknown>)[key] = value;
+      delete fill[path];
     }
     const { results } = await writeWithEvents(
       writerOf(c),
