@@ -1,5 +1,6 @@
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database, DbUsage } from "./db/client";
+import type { Slots } from "./lib/connections";
 import type { ErrorCode } from "./lib/errors";
 import type { TaxRegimeId } from "./tax/types";
 
@@ -32,6 +33,8 @@ export type AppEnv = {
      * committed write is never run twice.
      */
     idempotencyMark: BatchItem<"sqlite">[];
+    /** The request's outbound connection slots, made by its first writer (`writerOf`). */
+    slots: Slots;
     /** The code of the error response, set when one is built (what `Idempotency-Key` may store). */
     errorCode: ErrorCode;
   };

@@ -5,6 +5,8 @@ import type { EventType, RelatedObjectType } from "../constants";
 import type { Database } from "../db/client";
 import { type EventDestinationRow, type EventRow, eventDestinations, events } from "../db/schema";
 import { nowIso } from "../lib/clock";
+import type { Slots } from "../lib/connections";
+import { takenOver } from "../lib/idempotency";
 import { newId } from "../lib/ids";
 import { dispatchAfterWrite } from "../webhooks/first-attempt";
 
@@ -18,7 +20,13 @@ export type Writer = {
   scope: Scope;
   /** Keeps the isolate alive for the fan-out after the response (`ctx.waitUntil`). */
   waitUntil(promise: Promise<unknown>): void;
-  /** A request's `Idempotency-Key` guard and mark, written in the same batch as the write (src/lib/idempotency.ts). */
+  /** The invocation's outbound connections, which the write's first attempts take (src/lib/connections.ts). */
+  slots: Slots;
+  /**
+   * A request's `Idempotency-Key` guard and mark, written in the same batch as the write
+   * (src/lib/idempotency.ts). For one write per request: a second would find the key marked
+   * and fail as taken over.
+   */
   idempotencyMark?: Statement[];
 };
 
@@ -88,12 +96,14 @@ export async function writeWithEvents<S extends Statements>(
       .from(d)
       .where(and(eq(d.accountId, w.scope.accountId), eq(d.live, w.scope.live), eq(d.status, "enabled"))),
   ];
-  const out = (await w.db.batch(batch as [Statement, ...Statement[]])) as unknown[];
+  const out = (await w.db.batch(batch as [Statement, ...Statement[]]).catch((err) => {
+    throw takenOver(err) ?? err;
+  })) as unknown[];
 
   const written = out.slice(0, specs.length) as { dispatchedAt: string | null }[][];
   const toDispatch = rows.filter((_, i) => written[i]?.[0]?.dispatchedAt === null);
   if (toDispatch.length > 0) {
-    w.waitUntil(dispatchAfterWrite(w.env, toDispatch, out.at(-1) as EventDestinationRow[]));
+    w.waitUntil(dispatchAfterWrite(w.env, toDispatch, out.at(-1) as EventDestinationRow[], w.slots));
   }
   return {
     results: Object.fromEntries(

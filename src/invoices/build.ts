@@ -84,7 +84,8 @@ export function buildInvoice(caller: Caller, req: IssueRequest, ctx: IssueContex
     ? { supply: corrected.supplyTaxDate, withholding: corrected.withholdingTaxDate }
     : { supply: req.operationDate ?? issueDate, withholding: issueDate };
   const computed = computeInvoice({ regime: ctx.account.taxRegime, exponent, lines: req.lines, taxDates });
-  if (es) checkRecipient(req.type, customer, req.lines);
+  // A corrective follows the invoice it corrects, whose recipient was checked when it was issued.
+  if (es && !corrected) checkRecipient(req.type, customer, req.lines);
   if (es && req.type === "simplified" && computed.total > SIMPLIFIED_MAX_TOTAL_MINOR) {
     throw bad("lines", "A Spanish simplified invoice totals at most 3000.00 EUR (RD 1619/2012 art. 4).");
   }

@@ -13,8 +13,9 @@ export const CONNECTIONS_PER_INVOCATION = 6;
 export type Slots = <T>(send: () => Promise<T>) => Promise<T>;
 
 /**
- * Slots for one invocation (a consumer batch, a write's first attempts): not per isolate,
- * whose concurrent requests each have their own six.
+ * Slots for one invocation (a request, a consumer batch), shared by everything it sends: a
+ * batch's registry checks and the first attempts of the events they settle take the same six.
+ * Not per isolate, whose concurrent requests each have their own six.
  *
  * @example
  * const slots = connectionSlots();

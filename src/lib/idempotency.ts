@@ -6,7 +6,7 @@ import type { AppEnv } from "../env";
 import { nowIso, nowMs } from "./clock";
 import { sha256Hex } from "./crypto";
 import { isNotNullViolation } from "./db-errors";
-import { ApiError, type ErrorCode, errorResponse } from "./errors";
+import { ApiError, type ErrorCode } from "./errors";
 import { deleteExpired } from "./retention";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
@@ -14,8 +14,9 @@ export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 const TTL_MS = 24 * 60 * 60 * 1000;
 /**
  * A first request still "running" after this long is taken to have died with its isolate:
- * its key is free again. If it was only slow, its write cannot commit after the takeover (the
- * claim is fenced by its `created_at`, see `idempotencyMark`).
+ * its key is free again. If it was only slow, a write it makes through `writeWithEvents`
+ * cannot commit after the takeover (the claim is fenced by its `created_at`, see
+ * `idempotencyMark`); the event-destination actions, which write without it, could.
  */
 const ABANDONED_AFTER_MS = 60_000;
 /**
@@ -143,16 +144,6 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
       .where(and(mine, isNull(k.responseStatus))),
   ]);
   await next();
-  if (isNotNullViolation(c.error, "idempotency_keys.key")) {
-    c.res = errorResponse(
-      c,
-      new ApiError(
-        "idempotency_key_in_use",
-        "This request ran so long that another request with its Idempotency-Key took the key over; it changed nothing. Retry later: the other request's response is then replayed.",
-      ),
-    );
-    return;
-  }
   const res = c.res;
   if (!c.get("handlerStarted") || res.status >= 500 || VALIDATION_CODES.has(c.get("errorCode"))) {
     // A key whose write committed stays (COMMITTED): its request must not run again.
@@ -175,4 +166,16 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
 /** Expired keys go, in bounded chunks: the cron runs this as part of `src/lib/retention.ts`. */
 export async function deleteExpiredIdempotencyKeys(env: Env, maxChunks = 10): Promise<number> {
   return (await deleteExpired(env, "idempotencyKeys", { maxChunks })).deleted;
+}
+
+/**
+ * The error a write batch's idempotency guard raised, as the API answers it: this request's key
+ * was taken over (it ran past ABANDONED_AFTER_MS) and its write rolled back. Anything else: null.
+ */
+export function takenOver(err: unknown): ApiError | null {
+  if (!isNotNullViolation(err, "idempotency_keys.key")) return null;
+  return new ApiError(
+    "idempotency_key_in_use",
+    "This request ran so long that another request with its Idempotency-Key took the key over; it changed nothing. Retry later: the other request's response is then replayed.",
+  );
 }

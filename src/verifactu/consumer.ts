@@ -1,5 +1,6 @@
 import { createDb } from "../db/client";
 import { consumerWriter } from "../events/writer";
+import { connectionSlots } from "../lib/connections";
 import { logError } from "../lib/log";
 import { requestSubmission } from "./dispatch";
 import { isSubmissionMessage } from "./message";
@@ -21,6 +22,7 @@ export async function handleSubmissions(
   registryFor: RecordRegistryFor,
 ): Promise<void> {
   const db = createDb(env.DB);
+  const slots = connectionSlots();
   const seen = new Set<string>();
   for (const message of batch.messages) {
     const body = message.body;
@@ -36,7 +38,7 @@ export async function handleSubmissions(
     }
     seen.add(key);
     const scope = { accountId: body.account_id, live: body.live };
-    const w = consumerWriter(db, env, ctx, scope);
+    const w = consumerWriter(db, env, ctx, scope, slots);
     try {
       const result = await processChain(w, registryFor(env, body.live));
       if (result.kind === "later") await requestSubmission(env, scope, result.delaySeconds);

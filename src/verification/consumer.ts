@@ -84,7 +84,7 @@ async function verifyOne(
     return;
   }
   const { row, taxRegime } = found;
-  const w = consumerWriter(db, env, ctx, row);
+  const w = consumerWriter(db, env, ctx, row, slots);
   // No registry applies any more (AEAT credentials removed since): it cannot be asked.
   const registry = registryFor({ live: row.live, taxRegime, type: row.type, env });
   const answer = registry
@@ -150,6 +150,7 @@ export async function failDeadVerifications(
   ctx: ExecutionContext,
 ): Promise<void> {
   const db = createDb(env.DB);
+  const slots = connectionSlots();
   await Promise.all(
     batch.messages.map(async (message) => {
       if (!isVerificationMessage(message.body)) {
@@ -161,7 +162,9 @@ export async function failDeadVerifications(
       try {
         const [found] = await load(db, message.body.tax_id_id);
         if (found?.row.verificationStatus === "pending") {
-          await settleVerification(consumerWriter(db, env, ctx, found.row), found.row, { status: "failed" });
+          await settleVerification(consumerWriter(db, env, ctx, found.row, slots), found.row, {
+            status: "failed",
+          });
         }
         message.ack();
       } catch (err) {

@@ -18,8 +18,8 @@ export function subscribed(enabledEvents: string[], type: string): boolean {
   return enabledEvents.includes("*") || enabledEvents.includes(type);
 }
 
-/** The enabled destinations of each account and environment, read once per fan-out. */
-function listenersByScope(db: Database) {
+/** The enabled destinations of each account and environment, read once per caller of this. */
+export function listenersByScope(db: Database) {
   const cache = new Map<string, Promise<Listener[]>>();
   return (event: Dispatchable): Promise<Listener[]> => {
     const scope = `${event.accountId}:${event.live}`;
@@ -64,12 +64,22 @@ async function send(env: Env, event: Dispatchable, listeners: Listener[]): Promi
  * keeps them under the batch's 100), so an event is either wholly on the queue or not at
  * all. A failure (its destinations' read, the queue, the mark of events with nothing to
  * send) is logged and leaves only those events for the next sweep. Groups of 10 events are
- * sent side by side. `listeners`, when the caller read them (a write does, in its own batch),
- * are those of the events' one account and environment. Returns the ids queued or marked.
+ * sent side by side. `listeners`: those the caller read (a write does, in its own batch: the
+ * events' one account and environment), or a `listenersByScope` the caller keeps across calls.
+ * Returns the ids queued or marked.
  */
-export async function fanOut(env: Env, pending: Dispatchable[], listeners?: Listener[]): Promise<string[]> {
+export async function fanOut(
+  env: Env,
+  pending: Dispatchable[],
+  listeners?: Listener[] | ReturnType<typeof listenersByScope>,
+): Promise<string[]> {
   const db = createDb(env.DB);
-  const listenersOf = listeners ? async () => listeners : listenersByScope(db);
+  const listenersOf =
+    listeners === undefined
+      ? listenersByScope(db)
+      : Array.isArray(listeners)
+        ? async () => listeners
+        : listeners;
   const done: string[] = [];
   for (let i = 0; i < pending.length; i += GROUP) {
     const group = pending.slice(i, i + GROUP);

@@ -2,7 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { createDb } from "../db/client";
 import { type EventDestinationRow, type EventRow, events } from "../db/schema";
 import { nowIso } from "../lib/clock";
-import { connectionSlots } from "../lib/connections";
+import type { Slots } from "../lib/connections";
 import { logError } from "../lib/log";
 import { attemptWrites, post } from "./attempt";
 import { retryDelayAfter } from "./config";
@@ -22,13 +22,14 @@ export async function dispatchAfterWrite(
   env: Env,
   pending: EventRow[],
   listeners: EventDestinationRow[],
+  slots: Slots,
 ): Promise<void> {
   const deliveries = pending.map((event) => ({
     event,
     targets: listeners.filter((d) => subscribed(d.enabledEvents, event.type)),
   }));
   const count = deliveries.reduce((n, { targets }) => n + targets.length, 0);
-  if (count <= MAX_FIRST_ATTEMPTS) return deliverFirstAttempts(env, deliveries);
+  if (count <= MAX_FIRST_ATTEMPTS) return deliverFirstAttempts(env, deliveries, slots);
   await fanOut(env, pending, listeners).catch((err) =>
     logError("dispatch_error", err, { event_count: pending.length }),
   );
@@ -48,9 +49,9 @@ export async function dispatchAfterWrite(
 async function deliverFirstAttempts(
   env: Env,
   deliveries: { event: EventRow; targets: EventDestinationRow[] }[],
+  slots: Slots,
 ): Promise<void> {
   const db = createDb(env.DB);
-  const slots = connectionSlots();
   await Promise.all(
     deliveries.map(async ({ event, targets }) => {
       try {

@@ -2,7 +2,7 @@ import { and, asc, inArray, isNull, lte } from "drizzle-orm";
 import { batchByIds, createDb } from "../db/client";
 import { events } from "../db/schema";
 import { nowIso, nowMs } from "../lib/clock";
-import { fanOut } from "./fan-out";
+import { fanOut, listenersByScope } from "./fan-out";
 
 /**
  * Undispatched events younger than this are left to the write that recorded them: its first
@@ -33,8 +33,10 @@ export async function sweepUndispatched(env: Env): Promise<number> {
     .where(and(isNull(events.dispatchedAt), isNull(events.sweptAt), lte(events.createdAt, cutoff)))
     .orderBy(asc(events.createdAt), asc(events.id))
     .limit(SWEEP_LIMIT);
+  // Each account's destinations are read once per run, whatever the groups.
+  const listenersOf = listenersByScope(db);
   for (let i = 0; i < stale.length; i += STAMP_EVERY) {
-    const queued = await fanOut(env, stale.slice(i, i + STAMP_EVERY));
+    const queued = await fanOut(env, stale.slice(i, i + STAMP_EVERY), listenersOf);
     const now = nowIso();
     await batchByIds(db, queued, (group) =>
       db.update(events).set({ sweptAt: now }).where(inArray(events.id, group)),

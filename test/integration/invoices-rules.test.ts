@@ -439,6 +439,19 @@ describe("Intra-Community supplies and reverse charges name their recipient by T
     expect(invoice.tax_breakdown.map((r) => r.rule)).toEqual([rule]);
   });
 
+  it("a corrective of an intra-Community supply issues even after the customer's Tax ID changed", async () => {
+    const { api } = await esIssuer();
+    const customer = await customerWithAddress(api, euCustomer);
+    const original = await issue(api, { customer: customer.id, lines: [ivaLine("100", "exempt_art_25")] });
+    expectStatus(await api.patch(`/v1/customers/${customer.id}`, localCustomer), 200);
+    const corrective = await issue(api, {
+      type: "corrective",
+      corrects: { invoice: original.id, reason: "R1" },
+      lines: [ivaLine("-100", "exempt_art_25")],
+    });
+    expect(corrective.corrects).toEqual({ invoice: original.id, reason: "R1" });
+  });
+
   it("a reverse charge on a simplified invoice without a customer is 400 parameter_missing on customer", async () => {
     const { account, api } = await esIssuer();
     const res = await api.post("/v1/invoices", {

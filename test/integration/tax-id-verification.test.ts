@@ -11,7 +11,7 @@ import { afterResponses } from "../helpers/after-response";
 import { type ApiClient, client, expectStatus } from "../helpers/api";
 import { useClock } from "../helpers/clock";
 import { breakTable } from "../helpers/db";
-import { createAccount } from "../helpers/factories";
+import { createAccount, createDestination } from "../helpers/factories";
 import { listEvents } from "../helpers/reads";
 import { dbSnapshot } from "../helpers/security";
 import type { Customer, TaxId } from "../helpers/types";
@@ -208,6 +208,32 @@ describe("which Tax IDs are verified", () => {
     expect(most).toBe(6);
     for (const id of ids)
       expect((await api.get(`/v1/tax-ids/${id}`)).body.verification?.status).toBe("completed");
+  });
+
+  it("a batch's checks and the first attempts of the events they settle share the invocation's 6 connections", async () => {
+    const checks = captureChecks();
+    let inFlight = 0;
+    let most = 0;
+    const fetches = vi.spyOn(globalThis, "fetch").mockImplementation(async (input) => {
+      most = Math.max(most, ++inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      inFlight--;
+      return String(input).includes("ec.europa.eu") ? Response.json(viesNamed) : new Response("ok");
+    });
+    const account = await createAccount();
+    const api = client(account.liveKey);
+    for (let i = 0; i < 3; i++) await createDestination(account.liveKey);
+    for (let i = 0; i < 6; i++) {
+      await customerWith(api, { country: "BE", type: "eu_vat", value: "BE0244142664" });
+    }
+    await afterResponses();
+    // What the checks' batch sends from here: the customers' own first attempts are done.
+    fetches.mockClear();
+    most = 0;
+    await runChecks(checks.sent.map((m) => ({ body: m.body })));
+    // 6 registry checks, then 6 tax_id.verification.completed events × 3 destinations.
+    expect(fetches).toHaveBeenCalledTimes(6 + 18);
+    expect(most).toBe(6);
   });
 
   it("replacing a customer's Tax ID verifies the new one; the customer event shows it pending", async () => {

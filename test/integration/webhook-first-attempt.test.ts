@@ -11,6 +11,7 @@ import { drizzle } from "drizzle-orm/d1";
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest";
 import * as schema from "../../src/db/schema";
 import { nowMs } from "../../src/lib/clock";
+import { connectionSlots } from "../../src/lib/connections";
 import { retryDelayAfter } from "../../src/webhooks/config";
 import { dispatchAfterWrite, MAX_FIRST_ATTEMPTS } from "../../src/webhooks/first-attempt";
 import type { DeliveryMessage } from "../../src/webhooks/message";
@@ -147,7 +148,7 @@ describe("a write with more deliveries than it attempts itself queues them", () 
           destinations.map((d) => d.id),
         ),
       );
-    await dispatchAfterWrite(env, rows, listeners);
+    await dispatchAfterWrite(env, rows, listeners, connectionSlots());
     return { ids, destinations };
   }
 

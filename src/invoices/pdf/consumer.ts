@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { createDb } from "../../db/client";
 import { invoices } from "../../db/schema";
 import { consumerWriter } from "../../events/writer";
+import { connectionSlots } from "../../lib/connections";
 import { logError } from "../../lib/log";
 import { SERVED_COLUMNS } from "../../routes/invoices/find";
 import { generatePdf } from "./generate";
@@ -18,6 +19,8 @@ export async function handlePdfs(
   ctx: ExecutionContext,
 ): Promise<void> {
   const db = createDb(env.DB);
+  // The batch's invoices fan their events out from one invocation: one set of connections.
+  const slots = connectionSlots();
   await Promise.all(
     batch.messages.map(async (message) => {
       if (!isPdfMessage(message.body)) {
@@ -28,7 +31,7 @@ export async function handlePdfs(
       try {
         const [row] = await db.select(SERVED_COLUMNS).from(invoices).where(eq(invoices.id, id));
         if (row && row.pdfGeneratedAt === null) {
-          await generatePdf(consumerWriter(db, env, ctx, row), row);
+          await generatePdf(consumerWriter(db, env, ctx, row, slots), row);
         }
         message.ack();
       } catch (err) {

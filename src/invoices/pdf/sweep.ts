@@ -4,13 +4,17 @@ import { invoices } from "../../db/schema";
 import { nowIso, nowMs } from "../../lib/clock";
 import { requestPdf } from "./dispatch";
 
-/** Invoices younger than this are left to the issuance that queued them. */
-const SWEEP_GRACE_MS = 60_000;
+/**
+ * Invoices younger than this are left to the issuance that queued them: past its five
+ * retries 30 s apart (wrangler.jobs.toml) and a backlog, so the sweep's one request does not
+ * go while the first message is still being tried.
+ */
+const SWEEP_GRACE_MS = 10 * 60_000;
 /** PDFs a run asks for, oldest first, whatever the backlog (renders cost CPU in the renderer). */
 const SWEEP_LIMIT = 100;
 
 /**
- * The cron sweep: asks again for the PDF of each invoice a minute old or more that has none
+ * The cron sweep: asks again for the PDF of each invoice ten minutes old or more that has none
  * stored (its message was lost or its retries ran out; invoices issued before PDFs existed).
  * It asks once per invoice (`pdf_swept_at`): Queues delivers what it accepted, and an invoice
  * whose render keeps failing would otherwise be asked for every minute and, a hundred of
