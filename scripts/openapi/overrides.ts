@@ -7,7 +7,7 @@
  */
 import * as z from "zod";
 import { EVENT_TYPES } from "../../src/constants";
-import { customRate, quantity, unitPrice } from "../../src/lib/money";
+import { customRate, MAX_NUMBER_CHARS, quantity, unitPrice } from "../../src/lib/money";
 import { listParams } from "../../src/lib/pagination";
 import { countryCode } from "../../src/lib/party";
 import { createCustomerBody, listCustomersQuery } from "../../src/routes/customers/schemas";
@@ -49,7 +49,7 @@ const decimal =
   () => ({
     description,
     pattern: "^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$",
-    maxLength: 32,
+    maxLength: MAX_NUMBER_CHARS,
     examples,
   });
 
@@ -77,7 +77,7 @@ export const inputOverrides = new Map<z.ZodType, Override>([
     customRate,
     described('A percentage string from "0%" to "100%", at most 4 decimals.', {
       pattern: "^(0|[1-9][0-9]*)(\\.[0-9]+)?%$",
-      maxLength: 32,
+      maxLength: MAX_NUMBER_CHARS,
       examples: ["7.5%", "10%"],
     }),
   ],

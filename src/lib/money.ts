@@ -142,7 +142,7 @@ function absAtMost(d: Decimal, limit: bigint): boolean {
 }
 
 /** The longest number string a request field takes ("-1000000000000.000000" is 21). */
-const MAX_NUMBER_CHARS = 32;
+export const MAX_NUMBER_CHARS = 32;
 
 /**
  * A request field holding a number as a string. The output is the string as sent (the compute

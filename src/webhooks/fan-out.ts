@@ -64,22 +64,16 @@ async function send(env: Env, event: Dispatchable, listeners: Listener[]): Promi
  * keeps them under the batch's 100), so an event is either wholly on the queue or not at
  * all. A failure (its destinations' read, the queue, the mark of events with nothing to
  * send) is logged and leaves only those events for the next sweep. Groups of 10 events are
- * sent side by side. `listeners`: those the caller read (a write does, in its own batch: the
- * events' one account and environment), or a `listenersByScope` the caller keeps across calls.
+ * sent side by side. `listenersOf` gives an event's enabled destinations: those a write read
+ * in its own batch, or a `listenersByScope` the sweep keeps across its calls.
  * Returns the ids queued or marked.
  */
 export async function fanOut(
   env: Env,
   pending: Dispatchable[],
-  listeners?: Listener[] | ReturnType<typeof listenersByScope>,
+  listenersOf: (event: Dispatchable) => Promise<Listener[]>,
 ): Promise<string[]> {
   const db = createDb(env.DB);
-  const listenersOf =
-    listeners === undefined
-      ? listenersByScope(db)
-      : Array.isArray(listeners)
-        ? async () => listeners
-        : listeners;
   const done: string[] = [];
   for (let i = 0; i < pending.length; i += GROUP) {
     const group = pending.slice(i, i + GROUP);

@@ -30,7 +30,7 @@ export async function dispatchAfterWrite(
   }));
   const count = deliveries.reduce((n, { targets }) => n + targets.length, 0);
   if (count <= MAX_FIRST_ATTEMPTS) return deliverFirstAttempts(env, deliveries, slots);
-  await fanOut(env, pending, listeners).catch((err) =>
+  await fanOut(env, pending, async () => listeners).catch((err) =>
     logError("dispatch_error", err, { event_count: pending.length }),
   );
 }
