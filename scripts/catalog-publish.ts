@@ -9,7 +9,7 @@
 // After writing, the command waits out the Worker's KV cache (CATALOG_KV_CACHE_SECONDS, remote
 // only), reads every document back, and writes again any that differs: a Worker that saw a
 // stale miss just before the publish may have written its bundled copy back over it
-// (src/routes/tax-regimes/serve.ts explains the window). Once the wait is over, no location
+// (src/tax/serve.ts explains the window). Once the wait is over, no location
 // still answers a miss, so no further write-back can happen.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -5,9 +5,9 @@
  * Build time only (scripts/openapi/build.ts): nothing here is bundled into a Worker.
  */
 import type * as z from "zod";
-import { IDEMPOTENCY_HEADER } from "../../src/lib/idempotency";
-import { listParams } from "../../src/lib/pagination";
-import type { Route } from "../../src/lib/route";
+import { IDEMPOTENCY_HEADER } from "../../src/http/idempotency";
+import { listParams } from "../../src/http/pagination";
+import type { Route } from "../../src/http/route";
 import { ROUTES } from "../../src/routes";
 import { errorCodesByStatus } from "./errors";
 import { COMPONENTS, componentRef, convertInput, convertOutputs, type JsonSchema } from "./schemas";
@@ -38,7 +38,7 @@ function operationId(summary: string): string {
   return words.map((w, i) => (i === 0 ? w.toLowerCase() : w[0]?.toUpperCase() + w.slice(1))).join("");
 }
 
-/** The error `type` every status answers with (src/lib/errors.ts). */
+/** The error `type` every status answers with (src/http/errors.ts). */
 function errorType(status: number): string {
   if (status === 401) return "authentication_error";
   if (status === 429) return "rate_limit_error";

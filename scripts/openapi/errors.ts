@@ -1,10 +1,10 @@
 /**
  * Which error codes, so which statuses, each operation can answer: those its kind of route
- * answers through the shared middleware (src/app.ts, src/lib/route.ts), plus the codes its
+ * answers through the shared middleware (src/app.ts, src/http/route.ts), plus the codes its
  * own rules answer (`errors` on the route).
  */
-import { ERROR_STATUS, type ErrorCode } from "../../src/lib/errors";
-import type { Route } from "../../src/lib/route";
+import { ERROR_STATUS, type ErrorCode } from "../../src/http/errors";
+import type { Route } from "../../src/http/route";
 
 /** The error codes of one operation, grouped by HTTP status, statuses ascending. */
 export function errorCodesByStatus(route: Route): Map<number, ErrorCode[]> {
@@ -25,7 +25,7 @@ export function errorCodesByStatus(route: Route): Map<number, ErrorCode[]> {
       add("json_invalid", "request_too_large", "unsupported_media_type", "account_moving");
   }
   // Every route refuses unknown query parameters, and every route that is not a GET unknown
-  // body fields, schema or not (src/lib/route.ts).
+  // body fields, schema or not (src/http/route.ts).
   add("parameter_unknown");
   if (route.request?.query) add("parameter_invalid");
   if (route.request?.json) add("parameter_invalid", "parameter_missing");

@@ -8,15 +8,15 @@
 import * as z from "zod";
 import { EVENT_TYPES } from "../../src/constants";
 import { customRate, MAX_NUMBER_CHARS, quantity, unitPrice } from "../../src/lib/money";
-import { listParams } from "../../src/lib/pagination";
-import { countryCode } from "../../src/lib/party";
-import { createCustomerBody, listCustomersQuery } from "../../src/routes/customers/schemas";
-import { createDestinationBody } from "../../src/routes/event-destinations/schemas";
-import { catalogTax, createInvoiceBody, customTax, seriesName } from "../../src/routes/invoices/schemas";
+import { listParams } from "../../src/http/pagination";
+import { countryCode } from "../../src/party/address";
+import { createCustomerBody, listCustomersQuery } from "../../src/customers/schemas";
+import { createDestinationBody } from "../../src/event-destinations/schemas";
+import { catalogTax, createInvoiceBody, customTax, seriesName } from "../../src/invoices/schemas";
 import {
   createPaymentInstructionBody,
   updatePaymentInstructionBody,
-} from "../../src/routes/payment-instructions/schemas";
+} from "../../src/payment-instructions/schemas";
 import type { JsonSchema } from "./schemas";
 
 /** Given the generated schema and the converter (for schemas inside), the keywords to merge in. */

@@ -4,16 +4,16 @@
  * response objects as `components.schemas` referenced by name.
  */
 import * as z from "zod";
-import { addressObject, errorEnvelope, taxIdObject, verificationObject } from "../../src/lib/api-schemas";
-import { accountObject } from "../../src/routes/account/schemas";
-import { balanceObject } from "../../src/routes/balance/schemas";
-import { balanceTransactionObject } from "../../src/routes/balance-transactions/schemas";
-import { customerObject } from "../../src/routes/customers/schemas";
-import { destinationObject } from "../../src/routes/event-destinations/schemas";
-import { eventObject } from "../../src/routes/events/schemas";
-import { invoiceObject } from "../../src/routes/invoices/schemas";
-import { paymentInstructionObject } from "../../src/routes/payment-instructions/schemas";
-import { taxRegimeObject } from "../../src/routes/tax-regimes/schemas";
+import { addressObject, errorEnvelope, taxIdObject, verificationObject } from "../../src/http/schemas";
+import { accountObject } from "../../src/account/schemas";
+import { balanceObject } from "../../src/balance/balance-object";
+import { balanceTransactionObject } from "../../src/balance/schemas";
+import { customerObject } from "../../src/customers/schemas";
+import { destinationObject } from "../../src/event-destinations/schemas";
+import { eventObject } from "../../src/events/schemas";
+import { invoiceObject } from "../../src/invoices/schemas";
+import { paymentInstructionObject } from "../../src/payment-instructions/schemas";
+import { taxRegimeObject } from "../../src/tax/schemas";
 import { inputOverrides } from "./overrides";
 
 export type JsonSchema = Record<string, unknown>;

@@ -1,7 +1,7 @@
 import type { Database } from "../db/client";
 import type { Scope } from "../events/write";
 import { newId } from "../lib/ids";
-import { serializeBalanceTransaction } from "../routes/balance-transactions/serialize";
+import { serializeBalanceTransaction } from "./serialize";
 import { BALANCE_CURRENCY, type Entry, ledgerEvent, ledgerInsert } from "./ledger";
 
 /**

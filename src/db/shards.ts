@@ -11,10 +11,10 @@
  * message came from.
  */
 
-import type { PdfMessage } from "../invoices/pdf/message";
-import type { SubmissionMessage } from "../verifactu/message";
-import type { VerificationMessage } from "../verification/message";
-import type { DeliveryMessage } from "../webhooks/message";
+import type { PdfMessage } from "../contracts/pdf-message";
+import type { SubmissionMessage } from "../contracts/submission-message";
+import type { VerificationMessage } from "../contracts/verification-message";
+import type { DeliveryMessage } from "../contracts/delivery-message";
 
 /**
  * What every queue message says of its shard, stamped by `shardEnv`'s producers. Absent on

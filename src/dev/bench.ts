@@ -2,11 +2,11 @@ import { and, eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { createDb } from "../db/client";
 import { customers } from "../db/schema";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../http/context";
 import { newId } from "../lib/ids";
-import { paginate } from "../lib/pagination";
-import { likeCondition } from "../routes/customers/search";
-import { serializeCustomer } from "../routes/customers/serialize";
+import { paginate } from "../http/pagination";
+import { likeCondition } from "../customers/search";
+import { serializeCustomer } from "../customers/serialize";
 import { CATALOG_KEYS, catalogDocuments } from "../tax/documents";
 
 /**

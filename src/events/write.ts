@@ -6,7 +6,7 @@ import type { Database } from "../db/client";
 import { type EventDestinationRow, type EventRow, eventDestinations, events } from "../db/schema";
 import { nowIso } from "../lib/clock";
 import type { Slots } from "../lib/connections";
-import { takenOver } from "../lib/idempotency";
+import { takenOver } from "../http/idempotency";
 import { newId } from "../lib/ids";
 import { dispatchAfterWrite } from "../webhooks/first-attempt";
 
@@ -24,7 +24,7 @@ export type Writer = {
   slots: Slots;
   /**
    * A request's `Idempotency-Key` guard and mark, written in the same batch as the write
-   * (src/lib/idempotency.ts). For one write per request: a second would find the key marked
+   * (src/http/idempotency.ts). For one write per request: a second would find the key marked
    * and fail as taken over.
    */
   idempotencyMark?: Statement[];

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { Database } from "../db/client";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../http/context";
 import { connectionSlots, type Slots } from "../lib/connections";
 import type { Scope, Writer } from "./write";
 

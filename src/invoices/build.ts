@@ -1,14 +1,14 @@
 import type { SQL } from "drizzle-orm";
 import type { CorrectionReason, InvoiceNumbering, InvoiceType } from "../constants";
 import type { CustomerRow, InvoiceRow, PaymentInstructionRow } from "../db/schema";
-import type { Caller } from "../env";
+import type { Caller } from "../http/context";
 import { nowIso, nowMs } from "../lib/clock";
 import { currencyExponent } from "../lib/currencies";
 import { todayIn } from "../lib/dates";
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../http/errors";
 import { newId } from "../lib/ids";
 import { formatMinor } from "../lib/money";
-import { addressOf } from "../lib/party";
+import { addressOf } from "../party/address";
 import { spanishNif } from "../verifactu/record";
 import { type ComputedInvoice, computeInvoice, type LineInput } from "./compute";
 import type { IssueContext } from "./context";

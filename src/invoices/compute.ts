@@ -1,6 +1,6 @@
 import type * as z from "zod";
 import type { AppliedTax } from "../db/schema";
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../http/errors";
 import {
   canonicalDecimal,
   customRate,

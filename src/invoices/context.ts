@@ -14,8 +14,8 @@ import {
   type PaymentInstructionRow,
   paymentInstructions,
 } from "../db/schema";
-import type { Caller } from "../env";
-import { ownedBy } from "../lib/scope";
+import type { Caller } from "../http/context";
+import { ownedBy } from "../db/scope";
 import type { TaxRegimeId } from "../tax/types";
 
 /** Everything an issuance reads, in one round trip. */

@@ -1,6 +1,6 @@
 import type { InvoiceType } from "../constants";
 import type { CustomerRow } from "../db/schema";
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../http/errors";
 import type { LineInput } from "./compute";
 
 /**

@@ -1,5 +1,5 @@
 import { isCountryCode } from "./countries";
-import { asciiUpperCase } from "./validation";
+import { asciiUpperCase } from "../http/validation";
 
 export type BicCheck = { ok: true; value: string } | { ok: false; message: string };
 

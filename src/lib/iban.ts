@@ -1,5 +1,5 @@
 import { BBAN_STRUCTURES } from "./iban-registry";
-import { asciiUpperCase } from "./validation";
+import { asciiUpperCase } from "../http/validation";
 
 export type IbanCheck =
   | { ok: true; value: string }

@@ -1,4 +1,4 @@
-import type { Invoice } from "../routes/invoices/schemas";
+import type { Invoice } from "../invoices/schemas";
 
 /**
  * Display formats in Spanish style, by string manipulation only: amounts arrive as exact decimal

@@ -1,4 +1,4 @@
-import type { Invoice } from "../routes/invoices/schemas";
+import type { Invoice } from "../invoices/schemas";
 import { addressLines, date, money, taxId } from "./format";
 import { TITLES } from "./mentions";
 import { drawQrBlock, QR_BLOCK_WIDTH } from "./qr";

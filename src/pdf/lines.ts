@@ -1,4 +1,4 @@
-import type { Invoice } from "../routes/invoices/schemas";
+import type { Invoice } from "../invoices/schemas";
 import { decimal, money, withDecimals } from "./format";
 import { lineTax } from "./mentions";
 import type { Sheet } from "./sheet";

@@ -1,5 +1,5 @@
 import type { CorrectionReason, InvoiceType } from "../constants";
-import type { Invoice } from "../routes/invoices/schemas";
+import type { Invoice } from "../invoices/schemas";
 import { percent } from "./format";
 
 /**

@@ -1,4 +1,4 @@
-import type { Invoice } from "../routes/invoices/schemas";
+import type { Invoice } from "../invoices/schemas";
 import { date, iban } from "./format";
 import { leading, type Sheet, type Style } from "./sheet";
 

@@ -1,4 +1,4 @@
-import type { Invoice } from "../routes/invoices/schemas";
+import type { Invoice } from "../invoices/schemas";
 import { money, negated, percent } from "./format";
 import { breakdownName } from "./mentions";
 import { blockHeight, drawBlock, flowBlock, paymentLines } from "./payment";

@@ -1,4 +1,4 @@
-import type { Invoice } from "../routes/invoices/schemas";
+import type { Invoice } from "../invoices/schemas";
 
 /** What the renderer draws: the invoice as the API returns it, plus what the invoice alone does not hold. */
 export interface PdfInput {

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { route } from "../lib/route";
+import { route } from "../http/route";
 
 /** A static route with no bindings: the floor that benchmarks compare every endpoint to. */
 export const health = route({

@@ -1,7 +1,7 @@
-import { codeToken } from "../verification/http";
-import { elements, text } from "../verification/soap";
+import { codeToken } from "../aeat/http";
+import { elements, text } from "../aeat/soap";
 import type { RecordOutcome, RegistrationError, SubmissionAnswer } from "./registry";
-import type { IdFactura, RegistroAlta } from "./types";
+import type { IdFactura, RegistroAlta } from "../contracts/verifactu-record";
 
 // Reading AEAT's answer to RegFactuSistemaFacturacion: RespuestaRegFactuSistemaFacturacion of
 // RespuestaSuministro.xsd (CSV?, DatosPresentacion?, Cabecera, TiempoEsperaEnvio, EstadoEnvio,

@@ -3,7 +3,7 @@ import { consumerWriter } from "../events/writer";
 import { connectionSlots } from "../lib/connections";
 import { logError } from "../lib/log";
 import { requestSubmission } from "./dispatch";
-import { isSubmissionMessage } from "./message";
+import { isSubmissionMessage } from "../contracts/submission-message";
 import type { RecordRegistry } from "./registry";
 import { processChain } from "./submit";
 

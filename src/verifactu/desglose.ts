@@ -1,7 +1,7 @@
 import { parseDecimal, parsePercent, percentOfMinor } from "../lib/money";
-import type { Invoice } from "../routes/invoices/schemas";
+import type { Invoice } from "../invoices/schemas";
 import { aeatCents, aeatRate, UnregistrableInvoice } from "./format";
-import type { CalificacionOperacion, DetalleDesglose, OperacionExenta } from "./types";
+import type { CalificacionOperacion, DetalleDesglose, OperacionExenta } from "../contracts/verifactu-record";
 
 type Row = Invoice["tax_breakdown"][number];
 

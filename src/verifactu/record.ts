@@ -1,9 +1,9 @@
-import type { Invoice } from "../routes/invoices/schemas";
+import type { Invoice } from "../invoices/schemas";
 import { desglose } from "./desglose";
 import { aeatAmount, aeatCents, aeatDate, aeatTimestamp, clip, UnregistrableInvoice } from "./format";
 import { recordHash } from "./hash";
 import { SOFTWARE } from "./software";
-import type { Destinatario, IdFactura, RegistroAlta, SistemaInformatico, TipoFactura } from "./types";
+import type { Destinatario, IdFactura, RegistroAlta, SistemaInformatico, TipoFactura } from "../contracts/verifactu-record";
 
 /** What the record needs beyond the invoice. */
 export interface BodyOptions {

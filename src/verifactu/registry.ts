@@ -1,4 +1,4 @@
-import type { RegistroAlta } from "./types";
+import type { RegistroAlta } from "../contracts/verifactu-record";
 
 /** AEAT takes at most 1,000 records per request. */
 export const MAX_RECORDS_PER_REQUEST = 1000;

@@ -2,7 +2,7 @@ import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { InvoiceRow } from "../db/schema";
 import { invoices } from "../db/schema";
 import { type EventSpec, type Writer, writeWithEvents } from "../events/write";
-import { serializeInvoice } from "../routes/invoices/serialize";
+import { serializeInvoice } from "../invoices/serialize";
 import type { RecordOutcome } from "./registry";
 
 /** A literal, so that the row's guard and its event's read the same state (and the pending index applies). */

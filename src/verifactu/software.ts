@@ -1,4 +1,4 @@
-import type { SistemaInformatico } from "./types";
+import type { SistemaInformatico } from "../contracts/verifactu-record";
 
 /**
  * This service as the invoicing software of every record (`SistemaInformatico`).

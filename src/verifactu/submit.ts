@@ -6,7 +6,7 @@ import { log } from "../lib/log";
 import type { RecordRegistry } from "./registry";
 import { sealChain } from "./seal";
 import { settleRecords } from "./settle";
-import type { RegistroAlta } from "./types";
+import type { RegistroAlta } from "../contracts/verifactu-record";
 
 /**
  * Records per registry request. AEAT takes 1,000; each record costs a few D1 statements and one

@@ -1,5 +1,5 @@
 import type { Issuer } from "./registry";
-import type { Destinatario, DetalleDesglose, IdFactura, RegistroAlta, SistemaInformatico } from "./types";
+import type { Destinatario, DetalleDesglose, IdFactura, RegistroAlta, SistemaInformatico } from "../contracts/verifactu-record";
 
 /**
  * The `RegFactuSistemaFacturacion` document (SuministroLR.xsd) that carries registration

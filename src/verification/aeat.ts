@@ -1,7 +1,7 @@
-import { checkSpanishNif } from "../lib/es-nif";
-import { codeToken, type FetchLike, postText } from "./http";
+import { checkSpanishNif } from "../tax-ids/es-nif";
+import { codeToken, type FetchLike, postText } from "../aeat/http";
 import type { Registry, RegistryAnswer, RegistryQuery } from "./registry";
-import { elements, text } from "./soap";
+import { elements, text } from "../aeat/soap";
 import { registryText } from "./text";
 
 // AEAT's census check "Calidad de datos identificativos" (VNifV2, SOAP 1.1, document/literal).

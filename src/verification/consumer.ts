@@ -8,7 +8,7 @@ import { connectionSlots, type Slots } from "../lib/connections";
 import { logError } from "../lib/log";
 import { ownRetryDelay } from "../webhooks/config";
 import { maxAttempts, retryDelayAfter } from "./config";
-import { isVerificationMessage, type VerificationMessage } from "./message";
+import { isVerificationMessage, type VerificationMessage } from "../contracts/verification-message";
 import type { Registry } from "./registry";
 import { settleVerification } from "./settle";
 

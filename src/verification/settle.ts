@@ -3,7 +3,7 @@ import type { Database } from "../db/client";
 import { accountEnvironments, customers, type TaxIdRow, taxIds } from "../db/schema";
 import { type Writer, writeWithEvents } from "../events/write";
 import { nowIso } from "../lib/clock";
-import { serializeTaxId } from "../routes/tax-ids/serialize";
+import { serializeTaxId } from "../tax-ids/serialize";
 
 /** How a verification ends: the registry's answer, or no answer after every attempt. */
 export type Outcome =

@@ -1,5 +1,5 @@
 import { EU_MEMBER_STATES, vatPrefix } from "../lib/countries";
-import { codeToken, type FetchLike, postText } from "./http";
+import { codeToken, type FetchLike, postText } from "../aeat/http";
 import type { Registry, RegistryAnswer, RegistryQuery } from "./registry";
 import { registryText } from "./text";
 
@@ -55,7 +55,7 @@ function readAnswer(status: number, text: string): RegistryAnswer {
   if (codes.length > 0) {
     // INVALID_INPUT is VIES refusing the country code or the number's form for that member
     // state. We send only an EU prefix and a number that passed our own format and check-digit
-    // rules (src/lib/tax-id.ts, and `viesRequest` refuses anything else), so what is left is
+    // rules (src/tax-ids/check.ts, and `viesRequest` refuses anything else), so what is left is
     // the member state's own rule rejecting the number: it cannot be registered there, and
     // asking again gives the same answer. That is a verdict on the number, so it is invalid.
     // Every other code says something about VIES, not the number: unavailable.

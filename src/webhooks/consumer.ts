@@ -7,7 +7,7 @@ import { logError } from "../lib/log";
 import { post, recordAttempt } from "./attempt";
 import { MAX_ATTEMPTS, ownRetryDelay, retryDelayAfter } from "./config";
 import { deadLetterWrites } from "./dead-letters";
-import type { DeliveryMessage } from "./message";
+import type { DeliveryMessage } from "../contracts/delivery-message";
 import { serializeThinEvent } from "./payload";
 
 /**

@@ -4,14 +4,14 @@
  * `new URL()` (WHATWG) does the normalising: it lowercases and punycodes host names, turns
  * IPv4 written in decimal, hex, octal or short form (`2130706433`, `0x7f.1`, `127.1`) into
  * dotted IPv4, and compresses IPv6. An IP literal is then classified against IANA's
- * special-purpose registries (src/lib/ip.ts: private, loopback, CGNAT, Teredo, 6to4, NAT64,
+ * special-purpose registries (src/http/ip.ts: private, loopback, CGNAT, Teredo, 6to4, NAT64,
  * ORCHID…).
  *
  * Host names are not resolved: Workers have no DNS API, so a public name that resolves to a
  * private address is not caught here (outbound fetches from Workers leave from Cloudflare's
  * network, not from ours).
  */
-import { isPublicAddress, parseIPv4, parseIPv6 } from "../lib/ip";
+import { isPublicAddress, parseIPv4, parseIPv6 } from "../http/ip";
 
 export type UrlCheck = { ok: true; url: string } | { ok: false; message: string };
 

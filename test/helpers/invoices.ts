@@ -1,4 +1,4 @@
-import type { Invoice } from "../../src/routes/invoices/schemas";
+import type { Invoice } from "../../src/invoices/schemas";
 import { type ApiClient, client, expectStatus } from "./api";
 import { createAccount, type TestAccount } from "./factories";
 import type { Customer } from "./types";

@@ -8,7 +8,7 @@
 
 import { env } from "cloudflare:workers";
 import { Validator } from "@cfworker/json-schema";
-import { ERROR_STATUS, type ErrorCode } from "../../src/lib/errors";
+import { ERROR_STATUS, type ErrorCode } from "../../src/http/errors";
 
 type Schema = Record<string, unknown>;
 type Media = { schema?: Schema };

@@ -3,18 +3,18 @@
  * removed field fails to compile in the tests that read it, instead of reading `undefined`.
  */
 import type * as z from "zod";
-import type { errorEnvelope } from "../../src/lib/api-schemas";
-import type { createCustomerBody } from "../../src/routes/customers/schemas";
-import type { createDestinationBody, Destination } from "../../src/routes/event-destinations/schemas";
-import type { eventObject } from "../../src/routes/events/schemas";
-import type { createPaymentInstructionBody } from "../../src/routes/payment-instructions/schemas";
-import type { taxRegimeObject } from "../../src/routes/tax-regimes/schemas";
+import type { errorEnvelope } from "../../src/http/schemas";
+import type { createCustomerBody } from "../../src/customers/schemas";
+import type { createDestinationBody, Destination } from "../../src/event-destinations/schemas";
+import type { eventObject } from "../../src/events/schemas";
+import type { createPaymentInstructionBody } from "../../src/payment-instructions/schemas";
+import type { taxRegimeObject } from "../../src/tax/schemas";
 
-export type { Account } from "../../src/routes/account/schemas";
-export type { Customer } from "../../src/routes/customers/schemas";
-export type { Destination } from "../../src/routes/event-destinations/schemas";
-export type { PaymentInstruction } from "../../src/routes/payment-instructions/schemas";
-export type { TaxId } from "../../src/routes/tax-ids/schemas";
+export type { Account } from "../../src/account/schemas";
+export type { Customer } from "../../src/customers/schemas";
+export type { Destination } from "../../src/event-destinations/schemas";
+export type { PaymentInstruction } from "../../src/payment-instructions/schemas";
+export type { TaxId } from "../../src/tax-ids/schemas";
 
 /** The envelope of every list endpoint. */
 export type List<T> = { object: "list"; url: string; has_more: boolean; data: T[] };

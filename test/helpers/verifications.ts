@@ -14,7 +14,7 @@ import { env } from "cloudflare:workers";
 import { expect, type MockInstance, vi } from "vitest";
 import jobs from "../../src/jobs";
 import { nowMs } from "../../src/lib/clock";
-import type { VerificationMessage } from "../../src/verification/message";
+import type { VerificationMessage } from "../../src/contracts/verification-message";
 import { afterResponses } from "./after-response";
 
 /** A message the app put on the verifications queue, with its delay. */

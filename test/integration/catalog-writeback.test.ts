@@ -8,7 +8,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import worker from "../../src/index";
-import { clearCatalogMemory, etagOf } from "../../src/routes/tax-regimes/serve";
+import { clearCatalogMemory, etagOf } from "../../src/tax/serve";
 import {
   CATALOG_KEYS,
   type CatalogMetadata,

@@ -45,7 +45,7 @@ const REJECTED_URLS: [string, string][] = [
   ["loopback http with a port (local development only)", "http://127.0.0.1:9000/hook"],
   ["localhost http with a port (local development only)", "http://localhost:9000/hook"],
   ["not a URL", "hooks.example.com/in"],
-  // Special-purpose ranges that are not ordinary unicast (IANA registries, src/lib/ip.ts).
+  // Special-purpose ranges that are not ordinary unicast (IANA registries, src/http/ip.ts).
   ["Teredo 2001::/32", "https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/in"],
   ["ORCHIDv2 2001:20::/28", "https://[2001:20::1]/in"],
   ["deprecated ORCHID 2001:10::/28", "https://[2001:10::1]/in"],

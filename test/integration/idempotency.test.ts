@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { sha256Hex } from "../../src/lib/crypto";
-import { deleteExpiredIdempotencyKeys } from "../../src/lib/idempotency";
-import type { Invoice } from "../../src/routes/invoices/schemas";
+import { deleteExpiredIdempotencyKeys } from "../../src/http/idempotency";
+import type { Invoice } from "../../src/invoices/schemas";
 import { client, expectStatus, request } from "../helpers/api";
 import { useClock } from "../helpers/clock";
 import { beforeBatches, countRows, failingWith } from "../helpers/db";

@@ -7,7 +7,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { pdfKey } from "../../src/invoices/pdf/generate";
-import type { PdfMessage } from "../../src/invoices/pdf/message";
+import type { PdfMessage } from "../../src/contracts/pdf-message";
 import { client, expectStatus } from "../helpers/api";
 import { useClock } from "../helpers/clock";
 import { createAccount } from "../helpers/factories";

@@ -12,7 +12,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { app } from "../../src/app";
 import { parseConfig } from "../../src/config";
-import { type LimiterName, LOCAL_ADDRESS, RATE_LIMIT_PERIODS } from "../../src/lib/rate-limit";
+import { type LimiterName, LOCAL_ADDRESS, RATE_LIMIT_PERIODS } from "../../src/http/rate-limit";
 import type { ApiResponse } from "../helpers/api";
 import { useClock } from "../helpers/clock";
 import { createAccount, newApiKey, revokeApiKey, validCustomer } from "../helpers/factories";

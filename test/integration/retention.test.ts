@@ -5,7 +5,7 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { deleteExpired, deleteExpiredData } from "../../src/lib/retention";
+import { deleteExpired, deleteExpiredData } from "../../src/retention/expire";
 import { expectStatus, request } from "../helpers/api";
 import { useClock } from "../helpers/clock";
 import {

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { shardEnv, shardNames } from "../../src/db/shards";
 import jobs from "../../src/jobs";
 import { nowMs } from "../../src/lib/clock";
-import type { DeliveryMessage } from "../../src/webhooks/message";
+import type { DeliveryMessage } from "../../src/contracts/delivery-message";
 import { afterResponses } from "../helpers/after-response";
 import { client, expectStatus, request } from "../helpers/api";
 import { topUp } from "../helpers/balance";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { clearCatalogMemory, etagOf } from "../../src/routes/tax-regimes/serve";
+import { clearCatalogMemory, etagOf } from "../../src/tax/serve";
 import { CATALOG_KEYS, catalogDocuments } from "../../src/tax/documents";
 import { expectStatus, request } from "../helpers/api";
 

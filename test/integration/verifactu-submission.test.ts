@@ -9,7 +9,7 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import jobs from "../../src/jobs";
-import type { SubmissionMessage } from "../../src/verifactu/message";
+import type { SubmissionMessage } from "../../src/contracts/submission-message";
 import { client, expectStatus } from "../helpers/api";
 import { useClock } from "../helpers/clock";
 import { breakTable } from "../helpers/db";

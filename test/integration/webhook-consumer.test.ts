@@ -4,7 +4,7 @@
  * straight into D1 (already dispatched), so the real local queue carries nothing here.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { DeliveryMessage } from "../../src/webhooks/message";
+import type { DeliveryMessage } from "../../src/contracts/delivery-message";
 import { client } from "../helpers/api";
 import { breakTable } from "../helpers/db";
 import { createAccount, createDestination, insertEvent, type TestAccount } from "../helpers/factories";

@@ -14,7 +14,7 @@ import { nowMs } from "../../src/lib/clock";
 import { connectionSlots } from "../../src/lib/connections";
 import { retryDelayAfter } from "../../src/webhooks/config";
 import { dispatchAfterWrite, MAX_FIRST_ATTEMPTS } from "../../src/webhooks/first-attempt";
-import type { DeliveryMessage } from "../../src/webhooks/message";
+import type { DeliveryMessage } from "../../src/contracts/delivery-message";
 import { afterResponses } from "../helpers/after-response";
 import { client, expectStatus } from "../helpers/api";
 import { useClock } from "../helpers/clock";

@@ -7,7 +7,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { nowMs } from "../../src/lib/clock";
-import type { DeliveryMessage } from "../../src/webhooks/message";
+import type { DeliveryMessage } from "../../src/contracts/delivery-message";
 import { client, expectStatus } from "../helpers/api";
 import { useClock } from "../helpers/clock";
 import {

@@ -14,8 +14,8 @@ import { PUBLIC_DIR } from "../../scripts/openapi/docs-page";
 import { openApiDocument, openApiPath, routeKey } from "../../scripts/openapi/document";
 import { REQUEST_EXAMPLES } from "../../scripts/openapi/text";
 import { EVENT_TYPES } from "../../src/constants";
-import { ERROR_STATUS } from "../../src/lib/errors";
-import type { Route } from "../../src/lib/route";
+import { ERROR_STATUS } from "../../src/http/errors";
+import type { Route } from "../../src/http/route";
 import { ROUTES } from "../../src/routes";
 import { env, WRANGLER } from "./openapi-server";
 

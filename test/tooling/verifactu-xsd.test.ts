@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RegistroAlta } from "../../src/verifactu/types";
+import type { RegistroAlta } from "../../src/contracts/verifactu-record";
 import { regFactuXml, registrationXml, XML_DECLARATION } from "../../src/verifactu/xml";
 import { registrationRecord } from "../helpers/verifactu-record";
 import {

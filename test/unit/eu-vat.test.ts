@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { EU_MEMBER_STATES } from "../../src/lib/countries";
-import { isValidSpanishNif } from "../../src/lib/es-nif";
-import { checkEuVat, EU_VAT_COUNTRIES, type EuVatCheck } from "../../src/lib/eu-vat";
+import { isValidSpanishNif } from "../../src/tax-ids/es-nif";
+import { checkEuVat, EU_VAT_COUNTRIES, type EuVatCheck } from "../../src/tax-ids/eu-vat";
 import invalid from "../fixtures/eu-vat/invalid.json";
 import jsvatInvalid from "../fixtures/eu-vat/jsvat-invalid.json";
 import sample from "../fixtures/eu-vat/stdnum-sample.json";

@@ -6,7 +6,7 @@ import {
   type EsTaxInput,
   type LineInput,
 } from "../../src/invoices/compute";
-import { ApiError } from "../../src/lib/errors";
+import { ApiError } from "../../src/http/errors";
 
 const IVA_NAME = "Impuesto sobre el Valor Añadido (IVA)";
 const IRPF_NAME = "Impuesto sobre la Renta de las Personas Físicas (IRPF)";

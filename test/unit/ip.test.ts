@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isPublicAddress, mappedIPv4, parseIPv4, parseIPv6 } from "../../src/lib/ip";
+import { isPublicAddress, mappedIPv4, parseIPv4, parseIPv6 } from "../../src/http/ip";
 
 const hex = (bytes: number[] | null) => bytes?.map((b) => b.toString(16).padStart(2, "0")).join("") ?? null;
 

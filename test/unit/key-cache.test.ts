@@ -1,11 +1,11 @@
 /**
- * The per-isolate API-key cache (src/lib/key-cache.ts): known keys for 30 s, unknown keys for
+ * The per-isolate API-key cache (src/http/key-cache.ts): known keys for 30 s, unknown keys for
  * 5 s, each map bounded, and apart. The same rules seen through requests are in
  * test/integration/auth-cache.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import type { Caller } from "../../src/env";
-import { KeyCache } from "../../src/lib/key-cache";
+import type { Caller } from "../../src/http/context";
+import { KeyCache } from "../../src/http/key-cache";
 import { useClock } from "../helpers/clock";
 
 const T = Date.UTC(2030, 0, 1);

@@ -7,7 +7,7 @@ import {
   aeatRecordRegistry,
 } from "../../src/verifactu/aeat";
 import { type Issuer, MAX_RECORDS_PER_REQUEST, type SubmissionAnswer } from "../../src/verifactu/registry";
-import type { RegistroAlta } from "../../src/verifactu/types";
+import type { RegistroAlta } from "../../src/contracts/verifactu-record";
 import {
   escapeText,
   regFactuXml,

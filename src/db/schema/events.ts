@@ -35,7 +35,7 @@ export const events = sqliteTable(
     index("events_unswept_idx")
       .on(t.createdAt, t.id)
       .where(sql`${t.dispatchedAt} IS NULL AND ${t.sweptAt} IS NULL`),
-    // Retention deletes by age through it (src/lib/retention.ts).
+    // Retention deletes by age through it (src/retention/expire.ts).
     index("events_created_idx").on(t.createdAt),
   ],
 );

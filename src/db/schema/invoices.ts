@@ -17,7 +17,7 @@ import {
 } from "../../constants";
 import type { RecordBody } from "../../verifactu/record";
 import type { RegistrationError } from "../../verifactu/registry";
-import type { RegistroAlta } from "../../verifactu/types";
+import type { RegistroAlta } from "../../contracts/verifactu-record";
 import { accounts } from "./accounts";
 import { customers } from "./customers";
 

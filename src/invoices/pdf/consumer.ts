@@ -4,9 +4,9 @@ import { invoices } from "../../db/schema";
 import { consumerWriter } from "../../events/writer";
 import { connectionSlots } from "../../lib/connections";
 import { logError } from "../../lib/log";
-import { SERVED_COLUMNS } from "../../routes/invoices/find";
+import { SERVED_COLUMNS } from "../find";
 import { generatePdf } from "./generate";
-import { isPdfMessage } from "./message";
+import { isPdfMessage } from "../../contracts/pdf-message";
 
 /**
  * The `invoice-pdfs` consumer: renders and stores each invoice's PDF once. An invoice whose PDF

@@ -4,7 +4,7 @@ import { type InvoiceRow, invoices, type ServedInvoiceRow } from "../../db/schem
 import { type Writer, writeWithEvents } from "../../events/write";
 import { nowIso } from "../../lib/clock";
 import type { PdfInput } from "../../pdf/types";
-import { serializeInvoice } from "../../routes/invoices/serialize";
+import { serializeInvoice } from "../serialize";
 
 /** Where an invoice's PDF lives in R2: per account and environment, by invoice id. */
 export const pdfKey = (row: Pick<InvoiceRow, "accountId" | "live" | "id">): string =>

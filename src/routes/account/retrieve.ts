@@ -1,12 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { type AccountEnvironmentRow, type AccountRow, accountEnvironments, accounts } from "../../db/schema";
-import type { Caller } from "../../env";
-import { notFound } from "../../lib/errors";
-import { route } from "../../lib/route";
-import { defaultsQuery } from "./defaults";
-import { accountObject } from "./schemas";
-import { serializeAccount } from "./serialize";
+import type { Caller } from "../../http/context";
+import { notFound } from "../../http/errors";
+import { route } from "../../http/route";
+import { defaultsQuery } from "../../account/defaults";
+import { accountObject } from "../../account/schemas";
+import { serializeAccount } from "../../account/serialize";
 
 export type AccountState = {
   account: AccountRow;

@@ -3,19 +3,19 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
 import { counted } from "../../db/client";
 import { accountDefaultPaymentInstructions, accountEnvironments, paymentInstructions } from "../../db/schema";
-import type { AppEnv } from "../../env";
+import type { AppEnv } from "../../http/context";
 import { writerOf } from "../../events/writer";
 import { nowIso } from "../../lib/clock";
-import { isForeignKeyViolation } from "../../lib/db-errors";
-import { ApiError } from "../../lib/errors";
+import { isForeignKeyViolation } from "../../db/errors";
+import { ApiError } from "../../http/errors";
 import { isId } from "../../lib/ids";
-import { addressColumns, addressSet, NO_TAX_ID, newTaxIdColumns } from "../../lib/party";
-import { route } from "../../lib/route";
-import { ownedBy } from "../../lib/scope";
-import { insertTaxId, queueAfterWrite, taxIdRow, verifiesFor } from "../../verification/write";
+import { addressColumns, addressSet, NO_TAX_ID, newTaxIdColumns } from "../../party/address";
+import { route } from "../../http/route";
+import { ownedBy } from "../../db/scope";
+import { insertTaxId, queueAfterWrite, taxIdRow, verifiesFor } from "../../tax-ids/write";
 import { loadAccount } from "./retrieve";
-import { accountObject, type UpdateAccountBody, updateAccountBody } from "./schemas";
-import { serializeAccount } from "./serialize";
+import { accountObject, type UpdateAccountBody, updateAccountBody } from "../../account/schemas";
+import { serializeAccount } from "../../account/serialize";
 
 const PARAM = "default_payment_instructions";
 

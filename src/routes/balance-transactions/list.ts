@@ -1,11 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import { balanceTransactions } from "../../db/schema";
-import { listOf } from "../../lib/api-schemas";
-import { listBody, paginate } from "../../lib/pagination";
-import { route } from "../../lib/route";
-import { ownedBy } from "../../lib/scope";
-import { balanceTransactionObject, listBalanceTransactionsQuery } from "./schemas";
-import { serializeBalanceTransaction } from "./serialize";
+import { listOf } from "../../http/schemas";
+import { listBody, paginate } from "../../http/pagination";
+import { route } from "../../http/route";
+import { ownedBy } from "../../db/scope";
+import { balanceTransactionObject, listBalanceTransactionsQuery } from "../../balance/schemas";
+import { serializeBalanceTransaction } from "../../balance/serialize";
 
 export const listBalanceTransactions = route({
   method: "get",

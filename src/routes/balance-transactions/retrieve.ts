@@ -1,7 +1,7 @@
-import { idParams, route } from "../../lib/route";
-import { findBalanceTransaction } from "./find";
-import { balanceTransactionObject } from "./schemas";
-import { serializeBalanceTransaction } from "./serialize";
+import { idParams, route } from "../../http/route";
+import { findBalanceTransaction } from "../../balance/find";
+import { balanceTransactionObject } from "../../balance/schemas";
+import { serializeBalanceTransaction } from "../../balance/serialize";
 
 export const retrieveBalanceTransaction = route({
   method: "get",

@@ -1,8 +1,8 @@
 import { BALANCE_CURRENCY, BALANCE_EXPONENT, balanceQuery } from "../../balance/ledger";
 import { counted } from "../../db/client";
 import { formatMinor } from "../../lib/money";
-import { route } from "../../lib/route";
-import { balanceObject } from "./schemas";
+import { route } from "../../http/route";
+import { balanceObject } from "../../balance/balance-object";
 
 export const retrieveBalance = route({
   method: "get",

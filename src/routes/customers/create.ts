@@ -2,15 +2,15 @@ import { type CustomerRow, customers } from "../../db/schema";
 import { writeWithEvents } from "../../events/write";
 import { writerOf } from "../../events/writer";
 import { nowIso } from "../../lib/clock";
-import { isUniqueViolation } from "../../lib/db-errors";
-import { ApiError } from "../../lib/errors";
+import { isUniqueViolation } from "../../db/errors";
+import { ApiError } from "../../http/errors";
 import { newId } from "../../lib/ids";
-import { addressColumns, newTaxIdColumns } from "../../lib/party";
-import { route } from "../../lib/route";
-import { insertTaxId, queueAfterWrite, taxIdRow, verifiesFor } from "../../verification/write";
-import { generateInvoicePrefix, prefixTaken } from "./fields";
-import { createCustomerBody, customerObject } from "./schemas";
-import { serializeCustomer } from "./serialize";
+import { addressColumns, newTaxIdColumns } from "../../party/address";
+import { route } from "../../http/route";
+import { insertTaxId, queueAfterWrite, taxIdRow, verifiesFor } from "../../tax-ids/write";
+import { generateInvoicePrefix, prefixTaken } from "../../customers/fields";
+import { createCustomerBody, customerObject } from "../../customers/schemas";
+import { serializeCustomer } from "../../customers/serialize";
 
 const GENERATED_PREFIX_ATTEMPTS = 5;
 

@@ -2,13 +2,13 @@ import { and, eq } from "drizzle-orm";
 import { customers } from "../../db/schema";
 import { writeWithEvents } from "../../events/write";
 import { writerOf } from "../../events/writer";
-import { isForeignKeyViolation } from "../../lib/db-errors";
-import { ApiError, notFound } from "../../lib/errors";
-import { idParams, route } from "../../lib/route";
-import { ownedBy } from "../../lib/scope";
-import { storedCustomerFill } from "./changes";
-import { findCustomer } from "./find";
-import { serializeCustomer } from "./serialize";
+import { isForeignKeyViolation } from "../../db/errors";
+import { ApiError, notFound } from "../../http/errors";
+import { idParams, route } from "../../http/route";
+import { ownedBy } from "../../db/scope";
+import { storedCustomerFill } from "../../customers/changes";
+import { findCustomer } from "../../customers/find";
+import { serializeCustomer } from "../../customers/serialize";
 
 /** 204 with no body; the event carries the customer as it was. A customer named by an invoice is a 409. */
 export const deleteCustomer = route({

@@ -1,12 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { customers } from "../../db/schema";
-import { listOf } from "../../lib/api-schemas";
-import { listBody, paginate } from "../../lib/pagination";
-import { route } from "../../lib/route";
-import { ownedBy } from "../../lib/scope";
-import { customerObject, listCustomersQuery } from "./schemas";
-import { searchPage, searchPlan, shortScope } from "./search";
-import { serializeCustomer } from "./serialize";
+import { listOf } from "../../http/schemas";
+import { listBody, paginate } from "../../http/pagination";
+import { route } from "../../http/route";
+import { ownedBy } from "../../db/scope";
+import { customerObject, listCustomersQuery } from "../../customers/schemas";
+import { searchPage, searchPlan, shortScope } from "../../customers/search";
+import { serializeCustomer } from "../../customers/serialize";
 
 export const listCustomers = route({
   method: "get",

@@ -1,7 +1,7 @@
-import { idParams, route } from "../../lib/route";
-import { findCustomer } from "./find";
-import { customerObject } from "./schemas";
-import { serializeCustomer } from "./serialize";
+import { idParams, route } from "../../http/route";
+import { findCustomer } from "../../customers/find";
+import { customerObject } from "../../customers/schemas";
+import { serializeCustomer } from "../../customers/serialize";
 
 export const retrieveCustomer = route({
   method: "get",

@@ -3,16 +3,16 @@ import { customerColumns, customers } from "../../db/schema";
 import { writeWithEvents } from "../../events/write";
 import { writerOf } from "../../events/writer";
 import { nowIso } from "../../lib/clock";
-import { isRaised, isUniqueViolation } from "../../lib/db-errors";
-import { notFound } from "../../lib/errors";
-import { idParams, route } from "../../lib/route";
-import { ownedBy } from "../../lib/scope";
-import { insertTaxId, queueAfterWrite, taxIdRow, verifiesFor } from "../../verification/write";
-import { customerChanges } from "./changes";
-import { prefixLocked, prefixTaken } from "./fields";
-import { findCustomer } from "./find";
-import { customerObject, updateCustomerBody } from "./schemas";
-import { serializeCustomer } from "./serialize";
+import { isRaised, isUniqueViolation } from "../../db/errors";
+import { notFound } from "../../http/errors";
+import { idParams, route } from "../../http/route";
+import { ownedBy } from "../../db/scope";
+import { insertTaxId, queueAfterWrite, taxIdRow, verifiesFor } from "../../tax-ids/write";
+import { customerChanges } from "../../customers/changes";
+import { prefixLocked, prefixTaken } from "../../customers/fields";
+import { findCustomer } from "../../customers/find";
+import { customerObject, updateCustomerBody } from "../../customers/schemas";
+import { serializeCustomer } from "../../customers/serialize";
 
 /** Omitted fields stay; see the seed's update table for nulls. */
 export const updateCustomer = route({

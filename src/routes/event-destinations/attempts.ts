@@ -1,11 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import { deliveryAttempts, sentAttempt } from "../../db/schema";
-import { listOf } from "../../lib/api-schemas";
-import { listBody, paginate } from "../../lib/pagination";
-import { idParams, route } from "../../lib/route";
-import { findDestination } from "./find";
-import { attemptObject, listAttemptsQuery } from "./schemas";
-import { serializeAttempt } from "./serialize";
+import { listOf } from "../../http/schemas";
+import { listBody, paginate } from "../../http/pagination";
+import { idParams, route } from "../../http/route";
+import { findDestination } from "../../event-destinations/find";
+import { attemptObject, listAttemptsQuery } from "../../event-destinations/schemas";
+import { serializeAttempt } from "../../event-destinations/serialize";
 
 /** The delivery log: every request sent to the destination, newest first, optionally of one event. */
 export const listAttempts = route({

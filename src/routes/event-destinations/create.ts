@@ -2,14 +2,14 @@ import { and, count, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
 import { counted, type Database } from "../../db/client";
 import { accounts, type EventDestinationRow, eventDestinations } from "../../db/schema";
 import { nowIso } from "../../lib/clock";
-import { ApiError } from "../../lib/errors";
+import { ApiError } from "../../http/errors";
 import { newId } from "../../lib/ids";
-import { route } from "../../lib/route";
+import { route } from "../../http/route";
 import { MAX_DESTINATIONS } from "../../webhooks/config";
 import { generateSecret } from "../../webhooks/signature";
-import { destinationUrl } from "./find";
-import { createDestinationBody, destinationObject } from "./schemas";
-import { serializeDestination } from "./serialize";
+import { destinationUrl } from "../../event-destinations/find";
+import { createDestinationBody, destinationObject } from "../../event-destinations/schemas";
+import { serializeDestination } from "../../event-destinations/serialize";
 
 const COLUMNS = getTableColumns(eventDestinations);
 

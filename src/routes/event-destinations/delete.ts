@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { counted } from "../../db/client";
 import { eventDestinations } from "../../db/schema";
-import { notFound } from "../../lib/errors";
-import { idParams, route } from "../../lib/route";
-import { ownedBy } from "../../lib/scope";
+import { notFound } from "../../http/errors";
+import { idParams, route } from "../../http/route";
+import { ownedBy } from "../../db/scope";
 
 export const deleteDestination = route({
   method: "delete",

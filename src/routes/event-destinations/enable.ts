@@ -1,6 +1,6 @@
-import { idParams, route } from "../../lib/route";
-import { changeDestination } from "./change";
-import { destinationObject } from "./schemas";
+import { idParams, route } from "../../http/route";
+import { changeDestination } from "../../event-destinations/change";
+import { destinationObject } from "../../event-destinations/schemas";
 
 /**
  * Deliveries resume for new events. The failing streak restarts only when it was disabled:

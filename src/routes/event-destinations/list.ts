@@ -1,10 +1,10 @@
 import { eventDestinations } from "../../db/schema";
-import { listOf } from "../../lib/api-schemas";
-import { listBody, paginate } from "../../lib/pagination";
-import { route } from "../../lib/route";
-import { ownedBy } from "../../lib/scope";
-import { destinationObject, listDestinationsQuery } from "./schemas";
-import { serializeDestination } from "./serialize";
+import { listOf } from "../../http/schemas";
+import { listBody, paginate } from "../../http/pagination";
+import { route } from "../../http/route";
+import { ownedBy } from "../../db/scope";
+import { destinationObject, listDestinationsQuery } from "../../event-destinations/schemas";
+import { serializeDestination } from "../../event-destinations/serialize";
 
 /** Without secrets. */
 export const listDestinations = route({

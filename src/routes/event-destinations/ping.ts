@@ -2,11 +2,11 @@ import { eq } from "drizzle-orm";
 import { counted } from "../../db/client";
 import { events } from "../../db/schema";
 import { serializeEvent } from "../../events/serialize";
-import { idParams, route } from "../../lib/route";
+import { idParams, route } from "../../http/route";
 import { pingEvent, queueDelivery } from "../../webhooks/manual";
-import { eventObject } from "../events/schemas";
-import { assertEnabled, findDestination } from "./find";
-import { serializeDestination } from "./serialize";
+import { eventObject } from "../../events/schemas";
+import { assertEnabled, findDestination } from "../../event-destinations/find";
+import { serializeDestination } from "../../event-destinations/serialize";
 
 /** A signed `event_destination.ping` to this destination only, whatever its `enabled_events`. */
 export const pingDestination = route({

@@ -1,13 +1,13 @@
 import { and, eq } from "drizzle-orm";
 import { events } from "../../db/schema";
 import { serializeEvent } from "../../events/serialize";
-import { ApiError, notFound } from "../../lib/errors";
-import { idParams, route } from "../../lib/route";
-import { ownedBy } from "../../lib/scope";
+import { ApiError, notFound } from "../../http/errors";
+import { idParams, route } from "../../http/route";
+import { ownedBy } from "../../db/scope";
 import { queueDelivery, resendable } from "../../webhooks/manual";
-import { eventObject } from "../events/schemas";
-import { assertEnabled, destinationMissing, selectDestination } from "./find";
-import { resendBody } from "./schemas";
+import { eventObject } from "../../events/schemas";
+import { assertEnabled, destinationMissing, selectDestination } from "../../event-destinations/find";
+import { resendBody } from "../../event-destinations/schemas";
 
 /** One more delivery of a past event of the caller's environment to this destination only. */
 export const resendEvent = route({

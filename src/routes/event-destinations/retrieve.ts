@@ -1,7 +1,7 @@
-import { idParams, route } from "../../lib/route";
-import { findDestination } from "./find";
-import { destinationObject } from "./schemas";
-import { serializeDestination } from "./serialize";
+import { idParams, route } from "../../http/route";
+import { findDestination } from "../../event-destinations/find";
+import { destinationObject } from "../../event-destinations/schemas";
+import { serializeDestination } from "../../event-destinations/serialize";
 
 export const retrieveDestination = route({
   method: "get",

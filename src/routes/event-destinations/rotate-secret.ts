@@ -2,12 +2,12 @@ import { and, eq } from "drizzle-orm";
 import { counted } from "../../db/client";
 import { eventDestinations } from "../../db/schema";
 import { nowIso } from "../../lib/clock";
-import { idParams, route } from "../../lib/route";
-import { ownedBy } from "../../lib/scope";
+import { idParams, route } from "../../http/route";
+import { ownedBy } from "../../db/scope";
 import { DEFAULT_OVERLAP_SECONDS, rotation } from "../../webhooks/rotation";
-import { destinationMissing } from "./find";
-import { destinationObject, rotateSecretBody } from "./schemas";
-import { serializeDestination } from "./serialize";
+import { destinationMissing } from "../../event-destinations/find";
+import { destinationObject, rotateSecretBody } from "../../event-destinations/schemas";
+import { serializeDestination } from "../../event-destinations/serialize";
 
 /** A new signing secret; the previous one keeps signing (a second `v1`) for `overlap_seconds`. */
 export const rotateSecret = route({

@@ -1,7 +1,7 @@
-import { idParams, route } from "../../lib/route";
-import { changeDestination } from "./change";
-import { destinationUrl } from "./find";
-import { destinationObject, updateDestinationBody } from "./schemas";
+import { idParams, route } from "../../http/route";
+import { changeDestination } from "../../event-destinations/change";
+import { destinationUrl } from "../../event-destinations/find";
+import { destinationObject, updateDestinationBody } from "../../event-destinations/schemas";
 
 /** `name`, `url`, `enabled_events`. */
 export const updateDestination = route({

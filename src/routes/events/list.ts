@@ -1,11 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import { events } from "../../db/schema";
 import { serializeEvent } from "../../events/serialize";
-import { listOf } from "../../lib/api-schemas";
-import { listBody, paginate } from "../../lib/pagination";
-import { route } from "../../lib/route";
-import { ownedBy } from "../../lib/scope";
-import { eventObject, listEventsQuery } from "./schemas";
+import { listOf } from "../../http/schemas";
+import { listBody, paginate } from "../../http/pagination";
+import { route } from "../../http/route";
+import { ownedBy } from "../../db/scope";
+import { eventObject, listEventsQuery } from "../../events/schemas";
 
 export const listEvents = route({
   method: "get",

@@ -2,10 +2,10 @@ import { and, eq } from "drizzle-orm";
 import { counted } from "../../db/client";
 import { events } from "../../db/schema";
 import { serializeEvent } from "../../events/serialize";
-import { notFound } from "../../lib/errors";
-import { idParams, route } from "../../lib/route";
-import { ownedBy } from "../../lib/scope";
-import { eventObject } from "./schemas";
+import { notFound } from "../../http/errors";
+import { idParams, route } from "../../http/route";
+import { ownedBy } from "../../db/scope";
+import { eventObject } from "../../events/schemas";
 
 export const retrieveEvent = route({
   method: "get",

@@ -10,13 +10,13 @@ import { loadIssueContext } from "../../invoices/context";
 import { DEFAULT_SERIES } from "../../invoices/numbering";
 import { requestPdf } from "../../invoices/pdf/dispatch";
 import { issuedPaths, pendingCopy, withRecord } from "../../invoices/registration";
-import { isForeignKeyViolation, isRaised, isUniqueViolation } from "../../lib/db-errors";
-import { ApiError } from "../../lib/errors";
+import { isForeignKeyViolation, isRaised, isUniqueViolation } from "../../db/errors";
+import { ApiError } from "../../http/errors";
 import { newId } from "../../lib/ids";
-import { route } from "../../lib/route";
+import { route } from "../../http/route";
 import { requestSubmission } from "../../verifactu/dispatch";
-import { createInvoiceBody, type Invoice, invoiceObject } from "./schemas";
-import { serializeInvoice } from "./serialize";
+import { createInvoiceBody, type Invoice, invoiceObject } from "../../invoices/schemas";
+import { serializeInvoice } from "../../invoices/serialize";
 
 // The INSERT takes its own number, so concurrent issues never race for one. What can still
 // change between the read and the write (a first invoice binding the series, a later issue

@@ -1,12 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { invoices, type ServedInvoiceRow } from "../../db/schema";
-import { listOf } from "../../lib/api-schemas";
-import { listBody, paginate } from "../../lib/pagination";
-import { route } from "../../lib/route";
-import { ownedBy } from "../../lib/scope";
-import { SERVED_COLUMNS } from "./find";
-import { invoiceObject, listInvoicesQuery } from "./schemas";
-import { serializeInvoice } from "./serialize";
+import { listOf } from "../../http/schemas";
+import { listBody, paginate } from "../../http/pagination";
+import { route } from "../../http/route";
+import { ownedBy } from "../../db/scope";
+import { SERVED_COLUMNS } from "../../invoices/find";
+import { invoiceObject, listInvoicesQuery } from "../../invoices/schemas";
+import { serializeInvoice } from "../../invoices/serialize";
 
 export const listInvoices = route({
   method: "get",

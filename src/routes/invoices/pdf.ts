@@ -1,7 +1,7 @@
 import { writerOf } from "../../events/writer";
 import { generatePdf, pdfKey } from "../../invoices/pdf/generate";
-import { idParams, route } from "../../lib/route";
-import { findInvoice } from "./find";
+import { idParams, route } from "../../http/route";
+import { findInvoice } from "../../invoices/find";
 
 export const retrieveInvoicePdf = route({
   method: "get",

@@ -1,7 +1,7 @@
-import { idParams, route } from "../../lib/route";
-import { findInvoice } from "./find";
-import { invoiceObject } from "./schemas";
-import { serializeInvoice } from "./serialize";
+import { idParams, route } from "../../http/route";
+import { findInvoice } from "../../invoices/find";
+import { invoiceObject } from "../../invoices/schemas";
+import { serializeInvoice } from "../../invoices/serialize";
 
 export const retrieveInvoice = route({
   method: "get",

@@ -1,9 +1,9 @@
-import { ApiError } from "../../lib/errors";
-import { idParams, route } from "../../lib/route";
+import { ApiError } from "../../http/errors";
+import { idParams, route } from "../../http/route";
 import { sealThrough } from "../../verifactu/seal";
-import type { RegistroAlta } from "../../verifactu/types";
+import type { RegistroAlta } from "../../contracts/verifactu-record";
 import { registrationXml } from "../../verifactu/xml";
-import { findInvoice } from "./find";
+import { findInvoice } from "../../invoices/find";
 
 export const retrieveVerifactuRecord = route({
   method: "get",

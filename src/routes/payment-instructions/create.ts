@@ -3,9 +3,9 @@ import { writeWithEvents } from "../../events/write";
 import { writerOf } from "../../events/writer";
 import { nowIso } from "../../lib/clock";
 import { newId } from "../../lib/ids";
-import { route } from "../../lib/route";
-import { createPaymentInstructionBody, paymentInstructionObject } from "./schemas";
-import { serializePaymentInstruction } from "./serialize";
+import { route } from "../../http/route";
+import { createPaymentInstructionBody, paymentInstructionObject } from "../../payment-instructions/schemas";
+import { serializePaymentInstruction } from "../../payment-instructions/serialize";
 
 /** Creating one does not add it to the account's defaults. */
 export const createPaymentInstruction = route({

@@ -2,13 +2,13 @@ import { and, eq } from "drizzle-orm";
 import { paymentInstructions } from "../../db/schema";
 import { writeWithEvents } from "../../events/write";
 import { writerOf } from "../../events/writer";
-import { isForeignKeyViolation } from "../../lib/db-errors";
-import { ApiError, notFound } from "../../lib/errors";
-import { idParams, route } from "../../lib/route";
-import { ownedBy } from "../../lib/scope";
-import { storedInstructionFill } from "./fields";
-import { findPaymentInstruction } from "./find";
-import { serializePaymentInstruction } from "./serialize";
+import { isForeignKeyViolation } from "../../db/errors";
+import { ApiError, notFound } from "../../http/errors";
+import { idParams, route } from "../../http/route";
+import { ownedBy } from "../../db/scope";
+import { storedInstructionFill } from "../../payment-instructions/fields";
+import { findPaymentInstruction } from "../../payment-instructions/find";
+import { serializePaymentInstruction } from "../../payment-instructions/serialize";
 
 /**
  * 204. An instruction in the account's `default_payment_instructions` is a 409 until removed

@@ -1,10 +1,10 @@
 import { paymentInstructions } from "../../db/schema";
-import { listOf } from "../../lib/api-schemas";
-import { listBody, paginate } from "../../lib/pagination";
-import { route } from "../../lib/route";
-import { ownedBy } from "../../lib/scope";
-import { listPaymentInstructionsQuery, paymentInstructionObject } from "./schemas";
-import { serializePaymentInstruction } from "./serialize";
+import { listOf } from "../../http/schemas";
+import { listBody, paginate } from "../../http/pagination";
+import { route } from "../../http/route";
+import { ownedBy } from "../../db/scope";
+import { listPaymentInstructionsQuery, paymentInstructionObject } from "../../payment-instructions/schemas";
+import { serializePaymentInstruction } from "../../payment-instructions/serialize";
 
 export const listPaymentInstructions = route({
   method: "get",

@@ -1,7 +1,7 @@
-import { idParams, route } from "../../lib/route";
-import { findPaymentInstruction } from "./find";
-import { paymentInstructionObject } from "./schemas";
-import { serializePaymentInstruction } from "./serialize";
+import { idParams, route } from "../../http/route";
+import { findPaymentInstruction } from "../../payment-instructions/find";
+import { paymentInstructionObject } from "../../payment-instructions/schemas";
+import { serializePaymentInstruction } from "../../payment-instructions/serialize";
 
 export const retrievePaymentInstruction = route({
   method: "get",

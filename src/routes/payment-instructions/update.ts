@@ -3,13 +3,13 @@ import { type PaymentInstructionRow, paymentInstructions as pi } from "../../db/
 import { writeWithEvents } from "../../events/write";
 import { writerOf } from "../../events/writer";
 import { nowIso } from "../../lib/clock";
-import { notFound } from "../../lib/errors";
-import { idParams, route } from "../../lib/route";
-import { ownedBy } from "../../lib/scope";
-import { FIELDS, storedInstructionFill } from "./fields";
-import { findPaymentInstruction } from "./find";
-import { paymentInstructionObject, updatePaymentInstructionBody } from "./schemas";
-import { serializePaymentInstruction } from "./serialize";
+import { notFound } from "../../http/errors";
+import { idParams, route } from "../../http/route";
+import { ownedBy } from "../../db/scope";
+import { FIELDS, storedInstructionFill } from "../../payment-instructions/fields";
+import { findPaymentInstruction } from "../../payment-instructions/find";
+import { paymentInstructionObject, updatePaymentInstructionBody } from "../../payment-instructions/schemas";
+import { serializePaymentInstruction } from "../../payment-instructions/serialize";
 
 /** Affects future uses only: issued invoices keep their snapshot. */
 export const updatePaymentInstruction = route({

@@ -1,7 +1,7 @@
-import { idParams, route } from "../../lib/route";
-import { findTaxId } from "./find";
-import { taxIdObject } from "./schemas";
-import { serializeTaxId } from "./serialize";
+import { idParams, route } from "../../http/route";
+import { findTaxId } from "../../tax-ids/find";
+import { taxIdObject } from "../../tax-ids/schemas";
+import { serializeTaxId } from "../../tax-ids/serialize";
 
 /** Any Tax ID of the caller's account and environment, a replaced one too, with its own verification. */
 export const retrieveTaxId = route({

@@ -1,8 +1,8 @@
-import { listOf } from "../../lib/api-schemas";
-import { route } from "../../lib/route";
+import { listOf } from "../../http/schemas";
+import { route } from "../../http/route";
 import { CATALOG_KEYS } from "../../tax/documents";
-import { taxRegimeObject } from "./schemas";
-import { conditional, serveCatalog } from "./serve";
+import { taxRegimeObject } from "../../tax/schemas";
+import { conditional, serveCatalog } from "../../tax/serve";
 
 export const listTaxRegimes = route({
   method: "get",

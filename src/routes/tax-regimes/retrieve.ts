@@ -1,9 +1,9 @@
-import { notFound } from "../../lib/errors";
-import { idParams, route } from "../../lib/route";
+import { notFound } from "../../http/errors";
+import { idParams, route } from "../../http/route";
 import { isTaxRegimeId } from "../../tax/catalog";
 import { CATALOG_KEYS } from "../../tax/documents";
-import { taxRegimeObject } from "./schemas";
-import { conditional, serveCatalog } from "./serve";
+import { taxRegimeObject } from "../../tax/schemas";
+import { conditional, serveCatalog } from "../../tax/serve";
 
 export const retrieveTaxRegime = route({
   method: "get",

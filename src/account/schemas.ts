@@ -1,0 +1,40 @@
+import * as z from "zod";
+import { TAX_REGIME_IDS } from "../constants";
+import { addressObject, taxIdObject, timestamp } from "../http/schemas";
+import { addressPatchInput, taxIdInput } from "../party/address";
+import { objectId, text } from "../http/validation";
+
+export const MAX_DEFAULT_PAYMENT_INSTRUCTIONS = 10;
+
+export const updateAccountBody = z
+  .object({
+    default_payment_instructions: z
+      .array(objectId)
+      .max(MAX_DEFAULT_PAYMENT_INSTRUCTIONS, `must have at most ${MAX_DEFAULT_PAYMENT_INSTRUCTIONS} entries`)
+      .optional(),
+    /** The issuer profile of this environment: what invoices snapshot as `issuer`. */
+    legal_name: text(256).nullable().optional(),
+    tax_id: taxIdInput.nullable().optional(),
+    address: addressPatchInput.nullable().optional(),
+  })
+  .strict();
+
+export type UpdateAccountBody = z.output<typeof updateAccountBody>;
+
+export const accountObject = z
+  .object({
+    id: z.string(),
+    object: z.literal("account"),
+    live: z.boolean(),
+    name: z.string(),
+    tax_regime: z.enum(TAX_REGIME_IDS),
+    default_payment_instructions: z.array(z.string()),
+    legal_name: z.string().nullable(),
+    tax_id: taxIdObject.nullable(),
+    address: addressObject.nullable(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .strict();
+
+export type Account = z.output<typeof accountObject>;

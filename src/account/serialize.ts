@@ -1,0 +1,23 @@
+import { addressOf, NO_TAX_ID, taxIdOf } from "../party/address";
+import type { AccountState } from "../routes/account/retrieve";
+import type { Account } from "./schemas";
+
+/** The account as seen from one environment (the key's): its profile and defaults are that environment's. */
+export function serializeAccount({ account, environment, defaults }: AccountState, live: boolean): Account {
+  // The later of an account-wide change and a change of this environment's settings.
+  const updatedAt =
+    environment && environment.updatedAt > account.updatedAt ? environment.updatedAt : account.updatedAt;
+  return {
+    id: account.id,
+    object: "account",
+    live,
+    name: account.name,
+    tax_regime: account.taxRegime,
+    default_payment_instructions: defaults,
+    legal_name: environment?.legalName ?? null,
+    tax_id: taxIdOf(environment ?? NO_TAX_ID, { type: "account", id: account.id }, live),
+    address: environment ? addressOf(environment) : null,
+    created_at: account.createdAt,
+    updated_at: updatedAt,
+  };
+}

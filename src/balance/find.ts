@@ -1,0 +1,26 @@
+import { and, eq } from "drizzle-orm";
+import { counted, type Database } from "../db/client";
+import { type BalanceTransactionRow, balanceTransactions } from "../db/schema";
+import type { Caller } from "../http/context";
+import { notFound } from "../http/errors";
+import { ownedBy } from "../db/scope";
+
+/** The caller's balance transaction `id`, or a 404 (other accounts and environments do not exist). */
+export async function findBalanceTransaction(
+  db: Database,
+  caller: Caller,
+  id: string,
+): Promise<BalanceTransactionRow> {
+  const t = balanceTransactions;
+  const rows = await counted(
+    db,
+    db
+      .select()
+      .from(t)
+      .where(and(eq(t.id, id), ownedBy(t, caller)))
+      .limit(1),
+  );
+  const row = rows[0];
+  if (!row) throw notFound("balance transaction", id);
+  return row;
+}

@@ -1,0 +1,72 @@
+import * as z from "zod";
+import { addressObject, taxIdObject, timestamp } from "../http/schemas";
+import { listParams } from "../http/pagination";
+import { addressInput, addressPatchInput, countryCode, taxIdInput } from "../party/address";
+import { text, upperCaseCode } from "../http/validation";
+
+const email = text(254).regex(/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/, "must be a valid email address");
+const phone = text(32);
+
+/** 3–12 of A–Z0–9, uppercased: the hyphen is the invoice-series joiner, so it is excluded. */
+const invoicePrefix = upperCaseCode(
+  (s) => /^[A-Z0-9]{3,12}$/.test(s),
+  "must be 3 to 12 characters A-Z and 0-9",
+);
+
+export const createCustomerBody = z
+  .object({
+    name: text(256),
+    invoice_prefix: invoicePrefix.optional(),
+    tax_id: taxIdInput,
+    email: email.nullable().optional(),
+    phone: phone.nullable().optional(),
+    address: addressInput.nullable().optional(),
+  })
+  .strict();
+
+/** Omitted fields stay unchanged; `null` clears where the seed allows it, else a type error. */
+export const updateCustomerBody = z
+  .object({
+    name: text(256).optional(),
+    invoice_prefix: invoicePrefix.optional(),
+    tax_id: taxIdInput.optional(),
+    email: email.nullable().optional(),
+    phone: phone.nullable().optional(),
+    address: addressPatchInput.nullable().optional(),
+  })
+  .strict();
+
+export const listCustomersQuery = listParams
+  .extend({
+    q: z
+      .string()
+      .max(200, "must be at most 200 characters")
+      .refine(
+        (s) => s.isWellFormed() && !/[\u0000-\u001f\u007f-\u009f]/.test(s),
+        "must not contain control characters",
+      )
+      .optional(),
+    country: countryCode.optional(),
+  })
+  .strict();
+
+export type CreateCustomerBody = z.output<typeof createCustomerBody>;
+export type UpdateCustomerBody = z.output<typeof updateCustomerBody>;
+
+export const customerObject = z
+  .object({
+    id: z.string(),
+    object: z.literal("customer"),
+    live: z.boolean(),
+    name: z.string(),
+    invoice_prefix: z.string(),
+    tax_id: taxIdObject,
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
+    address: addressObject.nullable(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .strict();
+
+export type Customer = z.output<typeof customerObject>;

@@ -1,0 +1,38 @@
+import type { DeliveryAttemptRow, EventDestinationRow } from "../db/schema";
+import type { DeliveryAttempt, Destination } from "./schemas";
+
+/** The destination object; the signing secret only where the seed allows it (not in lists). */
+export function serializeDestination(
+  row: EventDestinationRow,
+  options: { withSecret: boolean },
+): Destination {
+  return {
+    id: row.id,
+    object: "event_destination",
+    live: row.live,
+    name: row.name,
+    url: row.url,
+    enabled_events: row.enabledEvents,
+    status: row.status,
+    disabled_reason: row.disabledReason,
+    ...(options.withSecret && { secret: row.secret }),
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  };
+}
+
+/** A line of the delivery log; `live` is its destination's. Only sent attempts are listed. */
+export function serializeAttempt(row: DeliveryAttemptRow, live: boolean): DeliveryAttempt {
+  return {
+    id: row.id,
+    object: "delivery_attempt",
+    live,
+    event: row.eventId,
+    attempt: row.attempt,
+    status_code: row.statusCode,
+    duration_ms: row.durationMs,
+    outcome: row.outcome as DeliveryAttempt["outcome"],
+    error: row.error,
+    created_at: row.createdAt,
+  };
+}

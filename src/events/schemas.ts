@@ -1,0 +1,28 @@
+import * as z from "zod";
+import { EVENT_TYPES } from "../constants";
+import { timestamp } from "../http/schemas";
+import { listParams } from "../http/pagination";
+import { objectId } from "../http/validation";
+
+export const listEventsQuery = listParams
+  .extend({
+    type: z.enum(EVENT_TYPES).optional(),
+    related_object: objectId
+      .describe("Every event about one object: an id such as `inv_…` or `cus_…`.")
+      .optional(),
+  })
+  .strict();
+
+export const relatedObject = z.object({ id: z.string(), type: z.string(), url: z.string() }).strict();
+
+export const eventObject = z
+  .object({
+    id: z.string(),
+    object: z.literal("event"),
+    type: z.enum(EVENT_TYPES),
+    live: z.boolean(),
+    created_at: timestamp,
+    data: z.object({ object: z.unknown() }).strict().describe("The related object when the event happened."),
+    related_object: relatedObject,
+  })
+  .strict();

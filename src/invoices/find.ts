@@ -1,0 +1,34 @@
+import { and, eq, getTableColumns } from "drizzle-orm";
+import { counted, type Database } from "../db/client";
+import { type InvoiceRow, invoices, type ServedInvoiceRow } from "../db/schema";
+import type { Caller } from "../http/context";
+import { notFound } from "../http/errors";
+import { ownedBy } from "../db/scope";
+
+/**
+ * The columns of a `ServedInvoiceRow`. The record (about 0.8 KB of JSON per `es` invoice) is read
+ * only where it is served (its XML) or sent, not with every retrieve and list page.
+ */
+export const SERVED_COLUMNS = (({ verifactuRecord: _, ...served }) => served)(getTableColumns(invoices));
+
+/** The caller's invoice `id`, or a 404 (other accounts and environments do not exist). */
+export async function findInvoice(db: Database, caller: Caller, id: string): Promise<ServedInvoiceRow>;
+export async function findInvoice(
+  db: Database,
+  caller: Caller,
+  id: string,
+  withRecord: true,
+): Promise<InvoiceRow>;
+export async function findInvoice(db: Database, caller: Caller, id: string, withRecord = false) {
+  const rows = await counted(
+    db,
+    db
+      .select(withRecord ? getTableColumns(invoices) : SERVED_COLUMNS)
+      .from(invoices)
+      .where(and(eq(invoices.id, id), ownedBy(invoices, caller)))
+      .limit(1),
+  );
+  const row = rows[0];
+  if (!row) throw notFound("invoice", id);
+  return row;
+}

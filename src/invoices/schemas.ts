@@ -1,0 +1,209 @@
+import * as z from "zod";
+import {
+  CORRECTION_REASONS,
+  INVOICE_NUMBERINGS,
+  INVOICE_TYPES,
+  TAX_EFFECTS,
+  TAX_TREATMENTS,
+  VERIFACTU_STATUSES,
+} from "../constants";
+import { addressObject, timestamp } from "../http/schemas";
+import { isIsoDate } from "../lib/dates";
+import { customRate, quantity, unitPrice } from "../lib/money";
+import { listParams } from "../http/pagination";
+import { multilineText, objectId, text, upperCaseCode } from "../http/validation";
+
+export const MAX_LINES = 200;
+export const MAX_PAYMENT_OPTIONS = 10;
+
+const isoDate = z.string().refine(isIsoDate, "must be a calendar date written YYYY-MM-DD");
+
+/** 1–20 of A–Z0–9, uppercased (ASCII only, so "ſ" cannot become "S"). */
+export const seriesName = upperCaseCode(
+  (s) => /^[A-Z0-9]{1,20}$/.test(s),
+  "must be 1 to 20 characters A-Z and 0-9",
+);
+
+const currency = upperCaseCode((s) => /^[A-Z]{3}$/.test(s), "must be an ISO 4217 currency code");
+
+/** Exported for the OpenAPI generator, which describes `lineTax` as either shape. */
+export const catalogTax = z.object({ tax: text(64), rule: text(64) }).strict();
+export const customTax = z.object({ name: text(64), rate: customRate, effect: z.enum(TAX_EFFECTS) }).strict();
+
+/**
+ * `{tax, rule}` from the catalog (`es`), or a custom tax (`global`); the regime decides which
+ * is valid. The shape is chosen by its keys, not tried in turn as a union would, so an error
+ * names the field inside the entry (`lines.0.taxes.0.rule`) instead of the whole entry.
+ */
+const lineTax = z.unknown().transform((value, ctx) => {
+  const isCatalog = typeof value === "object" && value !== null && ("tax" in value || "rule" in value);
+  const result = (isCatalog ? catalogTax : customTax).safeParse(value);
+  if (result.success) return result.data;
+  for (const issue of result.error.issues) ctx.addIssue({ ...issue } as z.core.$ZodRawIssue);
+  return z.NEVER;
+});
+
+const line = z
+  .object({
+    description: text(1000),
+    quantity,
+    unit_price: unitPrice,
+    taxes: z.array(lineTax).max(10, "must have at most 10 entries"),
+  })
+  .strict();
+
+export const createInvoiceBody = z
+  .object({
+    type: z.enum(INVOICE_TYPES).optional(),
+    customer: objectId.nullable().optional(),
+    series: seriesName.optional(),
+    numbering: z.enum(INVOICE_NUMBERINGS).optional(),
+    issue_date: isoDate.optional(),
+    operation_date: isoDate.nullable().optional(),
+    currency: currency.optional(),
+    lines: z
+      .array(line)
+      .min(1, "must have at least 1 line")
+      .max(MAX_LINES, `must have at most ${MAX_LINES} lines`),
+    payment_terms: z
+      .object({
+        due_date: isoDate.nullable().optional(),
+        options: z.array(objectId).min(1, "must have at least 1 entry").max(MAX_PAYMENT_OPTIONS).optional(),
+      })
+      .strict()
+      .optional(),
+    corrects: z
+      .object({ invoice: objectId, reason: z.enum(CORRECTION_REASONS) })
+      .strict()
+      .optional(),
+    notes: multilineText(2000).nullable().optional(),
+  })
+  .strict();
+
+export type CreateInvoiceBody = z.output<typeof createInvoiceBody>;
+
+export const listInvoicesQuery = listParams
+  .extend({
+    customer: objectId.optional(),
+    type: z.enum(INVOICE_TYPES).optional(),
+    series: seriesName.optional(),
+  })
+  .strict();
+
+const money = z.string().describe("A decimal string with exactly the currency's minor-unit decimals.");
+
+const snapshotTaxId = z.object({ country: z.string(), type: z.string(), value: z.string() }).strict();
+
+const appliedTax = z
+  .object({
+    tax: z.string().nullable(),
+    rule: z.string().nullable(),
+    name: z.string(),
+    treatment: z.enum(TAX_TREATMENTS),
+    effect: z.enum(TAX_EFFECTS),
+    rate: z.string().nullable(),
+    authority_code: z.string().nullable(),
+  })
+  .strict();
+
+export const invoiceObject = z
+  .object({
+    id: z.string(),
+    object: z.literal("invoice"),
+    live: z.boolean(),
+    type: z.enum(INVOICE_TYPES),
+    status: z.literal("issued"),
+    number: z.string(),
+    series: z.string(),
+    numbering: z.enum(INVOICE_NUMBERINGS),
+    issue_date: z.string(),
+    operation_date: z.string().nullable(),
+    currency: z.string(),
+    issuer: z
+      .object({ name: z.string(), tax_id: snapshotTaxId.nullable(), address: addressObject.nullable() })
+      .strict(),
+    customer: z
+      .object({
+        id: z.string(),
+        name: z.string(),
+        tax_id: snapshotTaxId.extend({ id: z.string() }).strict(),
+        email: z.string().nullable(),
+        phone: z.string().nullable(),
+        address: addressObject.nullable(),
+      })
+      .strict()
+      .nullable(),
+    lines: z.array(
+      z
+        .object({
+          description: z.string(),
+          quantity: z.string(),
+          unit_price: z.string(),
+          amount: money,
+          taxes: z.array(appliedTax),
+        })
+        .strict(),
+    ),
+    tax_breakdown: z.array(
+      appliedTax
+        .extend({
+          description: z.string(),
+          legal_reference: z.string().nullable(),
+          base: money,
+          amount: money.nullable(),
+        })
+        .strict(),
+    ),
+    subtotal: money,
+    total_tax_added: money,
+    total_tax_withheld: money,
+    total: money,
+    amount_payable: money,
+    payment_terms: z
+      .object({
+        due_date: z.string().nullable(),
+        options: z.array(
+          z
+            .object({
+              payment_instruction: z.string(),
+              type: z.literal("bank_transfer"),
+              bank_transfer: z
+                .object({ beneficiary: z.string(), iban: z.string(), bic: z.string().nullable() })
+                .strict(),
+              reference: z.string().describe("The invoice number: the transfer reference the payer quotes."),
+            })
+            .strict(),
+        ),
+      })
+      .strict(),
+    corrects: z
+      .object({ invoice: z.string(), reason: z.enum(CORRECTION_REASONS) })
+      .strict()
+      .nullable(),
+    corrected_by: z.array(z.string()),
+    notes: z.string().nullable(),
+    verifactu: z
+      .object({
+        status: z.enum(VERIFACTU_STATUSES),
+        hash: z
+          .string()
+          .nullable()
+          .describe(
+            "The record's Huella (SHA-256, uppercase hex); null until it is sealed into its chain, moments after issuance.",
+          ),
+        previous_hash: z
+          .string()
+          .nullable()
+          .describe("The previous record's Huella; null for the chain's first record."),
+        generated_at: timestamp,
+        qr_url: z.string().describe("AEAT's verification URL the invoice's QR code encodes."),
+        errors: z.array(z.object({ code: z.string(), message: z.string() }).strict()),
+      })
+      .strict()
+      .nullable()
+      .describe("The VERI*FACTU registration record (es accounts); null on global accounts."),
+    created_at: timestamp,
+  })
+  .strict();
+
+export type Invoice = z.output<typeof invoiceObject>;

@@ -1,0 +1,74 @@
+import * as z from "zod";
+import { PAYMENT_INSTRUCTION_TYPES } from "../constants";
+import { timestamp } from "../http/schemas";
+import { checkBic } from "../lib/bic";
+import { checkIban } from "../lib/iban";
+import { listParams } from "../http/pagination";
+import { text } from "../http/validation";
+
+/** Whitespace removed, uppercased, registry length and check digits (ES also its DC digits). */
+const iban = z
+  .string()
+  .max(64, "must be at most 64 characters")
+  .transform((raw, ctx) => {
+    const result = checkIban(raw);
+    if (result.ok) return result.value;
+    ctx.addIssue({ code: "custom", message: result.message });
+    return z.NEVER;
+  });
+
+/** Whitespace removed, uppercased, ISO 9362 (8 or 11 characters). */
+const bic = z
+  .string()
+  .max(32, "must be at most 32 characters")
+  .transform((raw, ctx) => {
+    const result = checkBic(raw);
+    if (result.ok) return result.value;
+    ctx.addIssue({ code: "custom", message: result.message });
+    return z.NEVER;
+  });
+
+export const createPaymentInstructionBody = z
+  .object({
+    label: text(256),
+    type: z.literal("bank_transfer", { error: "must be bank_transfer" }),
+    bank_transfer: z.object({ beneficiary: text(140), iban, bic: bic.nullable().optional() }).strict(),
+  })
+  .strict();
+
+export const updatePaymentInstructionBody = z
+  .object({
+    label: text(256).optional(),
+    type: z
+      .unknown()
+      .refine((v) => v === undefined, "cannot be changed after creation")
+      .optional(),
+    bank_transfer: z
+      .object({ beneficiary: text(140).optional(), iban: iban.optional(), bic: bic.nullable().optional() })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+export const listPaymentInstructionsQuery = listParams;
+
+export type CreatePaymentInstructionBody = z.output<typeof createPaymentInstructionBody>;
+export type UpdatePaymentInstructionBody = z.output<typeof updatePaymentInstructionBody>;
+
+export const paymentInstructionObject = z
+  .object({
+    id: z.string(),
+    object: z.literal("payment_instruction"),
+    live: z.boolean(),
+    account: z.string(),
+    label: z.string(),
+    type: z.enum(PAYMENT_INSTRUCTION_TYPES),
+    bank_transfer: z
+      .object({ beneficiary: z.string(), iban: z.string(), bic: z.string().nullable() })
+      .strict(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .strict();
+
+export type PaymentInstruction = z.output<typeof paymentInstructionObject>;

@@ -1,7 +1,0 @@
-import type * as z from "zod";
-import { taxIdObject } from "../../lib/api-schemas";
-
-/** The Tax ID object is shared with the customer and account objects that embed it. */
-export { taxIdObject };
-
-export type TaxId = z.output<typeof taxIdObject>;
