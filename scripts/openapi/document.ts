@@ -4,13 +4,12 @@
  * and serializes with, so the document cannot describe a route other than the one that runs.
  * Build time only (scripts/openapi/build.ts): nothing here is bundled into a Worker.
  */
-import type * as z from "zod";
 import { IDEMPOTENCY_HEADER } from "../../src/http/idempotency";
 import { listParams } from "../../src/http/pagination";
 import type { Route } from "../../src/http/route";
 import { ROUTES } from "../../src/routes";
-import { errorCodesByStatus } from "./errors";
-import { COMPONENTS, componentRef, convertInput, convertOutputs, type JsonSchema } from "./schemas";
+import { errorBody, errorCodesByStatus } from "./errors";
+import { COMPONENTS, convertInput, convertOutputs, type JsonSchema } from "./schemas";
 import { DESCRIPTION, IDEMPOTENCY_DESCRIPTION, REQUEST_EXAMPLES, TAG_DESCRIPTIONS, TITLE } from "./text";
 import { webhooks } from "./webhooks";
 
@@ -36,14 +35,6 @@ function operationId(summary: string): string {
     .split(/[^A-Za-z0-9]+/)
     .filter((w) => w && !/^(a|an|the|of)$/i.test(w));
   return words.map((w, i) => (i === 0 ? w.toLowerCase() : w[0]?.toUpperCase() + w.slice(1))).join("");
-}
-
-/** The error `type` every status answers with (src/http/errors.ts). */
-function errorType(status: number): string {
-  if (status === 401) return "authentication_error";
-  if (status === 429) return "rate_limit_error";
-  if (status >= 500) return "api_error";
-  return "invalid_request_error";
 }
 
 /** A schema's `description` moved up to the parameter, where reference pages show it. */
@@ -97,12 +88,14 @@ function requestBody(route: Route) {
   };
 }
 
-function responses(route: Route, response: (schema: z.ZodType) => JsonSchema) {
+type Outputs = ReturnType<typeof convertOutputs>;
+
+function responses(route: Route, outputs: Outputs) {
   const out: Record<string, unknown> = {};
   const replayable = route.method === "post" && !route.public;
   for (const [status, spec] of Object.entries(route.responses)) {
     const content = spec.schema
-      ? { "application/json": { schema: response(spec.schema) } }
+      ? { "application/json": { schema: outputs.response(spec.schema) } }
       : spec.contentType
         ? { [spec.contentType]: {} }
         : undefined;
@@ -126,29 +119,14 @@ function responses(route: Route, response: (schema: z.ZodType) => JsonSchema) {
         }),
       },
       content: {
-        "application/json": {
-          schema: {
-            allOf: [
-              componentRef("Error"),
-              {
-                type: "object",
-                properties: {
-                  error: {
-                    type: "object",
-                    properties: { type: { const: errorType(status) }, code: { enum: codes } },
-                  },
-                },
-              },
-            ],
-          },
-        },
+        "application/json": { schema: errorBody(outputs.components.Error as JsonSchema, status, codes) },
       },
     };
   }
   return out;
 }
 
-function operation(route: Route, response: (schema: z.ZodType) => JsonSchema) {
+function operation(route: Route, outputs: Outputs) {
   const params = parameters(route);
   const body = requestBody(route);
   return {
@@ -158,7 +136,7 @@ function operation(route: Route, response: (schema: z.ZodType) => JsonSchema) {
     ...(route.public && { security: [] }),
     ...(params.length > 0 && { parameters: params }),
     ...(body && { requestBody: body }),
-    responses: responses(route, response),
+    responses: responses(route, outputs),
   };
 }
 
@@ -224,7 +202,7 @@ export function openApiDocument(version: string) {
     const path = openApiPath(route.path);
     paths[path] ??= {};
     if (paths[path][route.method]) throw new Error(`${routeKey(route)} is declared twice`);
-    paths[path][route.method] = operation(route, outputs.response);
+    paths[path][route.method] = operation(route, outputs);
   }
   const tags = [...new Set(routes.map((r) => r.tag))].map((name) => ({
     name,

@@ -1,10 +1,11 @@
 /**
  * Which error codes, so which statuses, each operation can answer: those its kind of route
  * answers through the shared middleware (src/app.ts, src/http/route.ts), plus the codes its
- * own rules answer (`errors` on the route).
+ * own rules answer (`errors` on the route); and the error body of each such status.
  */
 import { ERROR_STATUS, type ErrorCode } from "../../src/http/errors";
 import type { Route } from "../../src/http/route";
+import type { JsonSchema } from "./schemas";
 
 /** The error codes of one operation, grouped by HTTP status, statuses ascending. */
 export function errorCodesByStatus(route: Route): Map<number, ErrorCode[]> {
@@ -43,4 +44,38 @@ export function errorCodesByStatus(route: Route): Map<number, ErrorCode[]> {
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   return new Map([...byStatus].sort(([a], [b]) => a - b));
+}
+
+/** The error `type` every status answers with (`typeOf` in src/http/errors.ts). */
+function errorType(status: number): string {
+  if (status === 401) return "authentication_error";
+  if (status === 429) return "rate_limit_error";
+  if (status >= 500) return "api_error";
+  return "invalid_request_error";
+}
+
+/**
+ * The body of one error status of one operation: the whole envelope (`envelope`, the `Error`
+ * component, which is src/http/schemas.ts `errorEnvelope`), with `type` the status's and `code`
+ * one of `codes`. Self-contained rather than `allOf` the component and a narrowing: a client
+ * or renderer that merges `allOf` shallowly would read an `error` of `type` and `code` only.
+ *
+ * @example
+ * errorBody(components.Error, 404, ["resource_missing"]);
+ * // { type: "object", properties: { error: { properties: { type: { const: "invalid_request_error" },
+ * //   code: { enum: ["resource_missing"] }, message, param, request_id }, required, … } }, … }
+ */
+export function errorBody(envelope: JsonSchema, status: number, codes: readonly ErrorCode[]): JsonSchema {
+  const body = structuredClone(envelope) as {
+    properties: { error: { properties: Record<string, JsonSchema> } };
+  } & JsonSchema;
+  const fields = body.properties?.error?.properties;
+  if (!fields?.type || !fields.code || !fields.message || !fields.request_id) {
+    throw new Error("openapi errors: the Error component is not the error envelope");
+  }
+  const { enum: _types, ...type } = fields.type;
+  const { enum: _codes, ...code } = fields.code;
+  fields.type = { ...type, const: errorType(status) };
+  fields.code = { ...code, enum: [...codes] };
+  return body;
 }

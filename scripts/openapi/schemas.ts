@@ -4,16 +4,17 @@
  * response objects as `components.schemas` referenced by name.
  */
 import * as z from "zod";
-import { addressObject, errorEnvelope, taxIdObject, verificationObject } from "../../src/http/schemas";
 import { accountObject } from "../../src/account/schemas";
-import { balanceObject } from "../../src/balance/balance-object";
-import { balanceTransactionObject } from "../../src/balance/schemas";
+import { balanceObject, balanceTransactionObject } from "../../src/balance/schemas";
 import { customerObject } from "../../src/customers/schemas";
 import { destinationObject } from "../../src/event-destinations/schemas";
 import { eventObject } from "../../src/events/schemas";
+import { errorEnvelope } from "../../src/http/schemas";
 import { invoiceObject } from "../../src/invoices/schemas";
+import { addressObject } from "../../src/party/address";
 import { paymentInstructionObject } from "../../src/payment-instructions/schemas";
 import { taxRegimeObject } from "../../src/tax/schemas";
+import { taxIdObject, verificationObject } from "../../src/tax-ids/schemas";
 import { inputOverrides } from "./overrides";
 
 export type JsonSchema = Record<string, unknown>;

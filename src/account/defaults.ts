@@ -1,7 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
+import type { Caller } from "../contracts/caller";
 import type { Database } from "../db/client";
 import { accountDefaultPaymentInstructions as defaults } from "../db/schema";
-import type { Caller } from "../http/context";
 
 /** The caller's environment's default instruction ids, in order (a query for `db.batch`). */
 export function defaultsQuery(db: Database, caller: Caller) {

@@ -1,8 +1,10 @@
 import * as z from "zod";
 import { TAX_REGIME_IDS } from "../constants";
-import { addressObject, taxIdObject, timestamp } from "../http/schemas";
-import { addressPatchInput, taxIdInput } from "../party/address";
-import { objectId, text } from "../http/validation";
+import { timestamp } from "../http/schemas";
+import { objectId, text } from "../lib/fields";
+import { addressObject, addressPatchInput } from "../party/address";
+import { taxIdInput } from "../tax-ids/columns";
+import { taxIdObject } from "../tax-ids/schemas";
 
 export const MAX_DEFAULT_PAYMENT_INSTRUCTIONS = 10;
 

@@ -1,5 +1,6 @@
-import { addressOf, NO_TAX_ID, taxIdOf } from "../party/address";
-import type { AccountState } from "../routes/account/retrieve";
+import { addressOf } from "../party/address";
+import { NO_TAX_ID, taxIdOf } from "../tax-ids/columns";
+import type { AccountState } from "./load";
 import type { Account } from "./schemas";
 
 /** The account as seen from one environment (the key's): its profile and defaults are that environment's. */

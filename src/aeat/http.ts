@@ -5,6 +5,9 @@
  */
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 
+/** An mTLS certificate binding (`[[mtls_certificates]]`): its `fetch` presents the certificate. */
+export type CertificateBinding = { fetch: FetchLike };
+
 /** What came back, read whole; or why nothing usable did. Never throws. */
 export type HttpAnswer =
   | { ok: true; status: number; body: string }

@@ -1,8 +1,10 @@
 import { and, desc, eq, type SQL, sql } from "drizzle-orm";
-import type { Database } from "../db/client";
+import type { Caller } from "../contracts/caller";
+import { counted, type Database } from "../db/client";
 import { type BalanceTransactionRow, balanceTransactions } from "../db/schema";
 import type { EventSpec, Scope } from "../events/write";
 import { currencyExponent } from "../lib/currencies";
+import { formatMinor } from "../lib/money";
 
 /** The balance's one currency (compliance.md) and its ISO 4217 minor-unit exponent. */
 export const BALANCE_CURRENCY = "EUR";
@@ -68,5 +70,16 @@ export function ledgerEvent(entry: Entry, object: { id: string; object: "balance
     type: "billing.balance_transaction.created",
     object,
     fill: { "$.balance_after": formatCentsSql(sql`(${currentBalance(entry)} + ${entry.amount})`) },
+  };
+}
+
+/** The balance object of the caller's environment: the newest transaction's balance_after. */
+export async function readBalance(db: Database, caller: Caller) {
+  const [row] = await counted(db, balanceQuery(db, caller));
+  return {
+    object: "balance" as const,
+    live: caller.live,
+    currency: BALANCE_CURRENCY,
+    available: formatMinor(BigInt(row?.available ?? 0), BALANCE_EXPONENT),
   };
 }

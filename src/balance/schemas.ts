@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { BALANCE_TRANSACTION_TYPES } from "../constants";
-import { timestamp } from "../http/schemas";
 import { listParams } from "../http/pagination";
+import { timestamp } from "../http/schemas";
 
 export const listBalanceTransactionsQuery = listParams
   .extend({ type: z.enum(BALANCE_TRANSACTION_TYPES).optional() })
@@ -28,3 +28,14 @@ export const balanceTransactionObject = z
   .strict();
 
 export type BalanceTransaction = z.output<typeof balanceTransactionObject>;
+
+export const balanceObject = z
+  .object({
+    object: z.literal("balance"),
+    live: z.boolean(),
+    currency: z.literal("EUR"),
+    available: z
+      .string()
+      .describe('The newest balance transaction\'s balance_after; "0.00" before the first. May be negative.'),
+  })
+  .strict();

@@ -1,6 +1,6 @@
-import { BALANCE_CURRENCY, BALANCE_EXPONENT } from "./ledger";
 import type { BalanceTransactionRow } from "../db/schema";
 import { formatMinor } from "../lib/money";
+import { BALANCE_CURRENCY, BALANCE_EXPONENT } from "./ledger";
 import type { BalanceTransaction } from "./schemas";
 
 /** The one place a ledger row becomes the API object: cents become decimal strings. */

@@ -1,8 +1,8 @@
 import type { Database } from "../db/client";
 import type { Scope } from "../events/write";
 import { newId } from "../lib/ids";
-import { serializeBalanceTransaction } from "./serialize";
 import { BALANCE_CURRENCY, type Entry, ledgerEvent, ledgerInsert } from "./ledger";
+import { serializeBalanceTransaction } from "./serialize";
 
 /**
  * The usage debit of one issued invoice, for the invoice's own batch: the statement and its

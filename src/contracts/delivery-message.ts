@@ -1,4 +1,4 @@
-import type { ShardStamp } from "../db/shards";
+import type { ShardStamp } from "./shard-stamp";
 
 /**
  * The contract of the `webhook-deliveries` queue (and its dead-letter queue): one message

@@ -1,4 +1,4 @@
-import type { ShardStamp } from "../db/shards";
+import type { ShardStamp } from "./shard-stamp";
 
 export const PDF_QUEUE = "invoice-pdfs";
 

@@ -81,3 +81,12 @@ export interface RegistroAlta {
   TipoHuella: "01";
   Huella: string;
 }
+
+/** A record before it joins the chain: everything but the link, the generation time and the hash. */
+export type RecordBody = Omit<
+  RegistroAlta,
+  "Encadenamiento" | "FechaHoraHusoGenRegistro" | "TipoHuella" | "Huella"
+>;
+
+/** One of the registry's errors on a record: its code and text, as AEAT gave them. */
+export type RegistrationError = { code: string; message: string };

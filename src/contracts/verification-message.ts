@@ -1,4 +1,4 @@
-import type { ShardStamp } from "../db/shards";
+import type { ShardStamp } from "./shard-stamp";
 
 /**
  * The contract of the `tax-id-verifications` queue (and its dead-letter queue): one message

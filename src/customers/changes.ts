@@ -2,15 +2,8 @@ import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import type { TaxIdType } from "../constants";
 import { type CustomerRow, customers as c } from "../db/schema";
-import {
-  type AddressColumns,
-  addressColumns,
-  addressJson,
-  addressSet,
-  newTaxIdColumns,
-  type SqlOf,
-  verificationJson,
-} from "../party/address";
+import { type AddressColumns, addressColumns, addressJson, addressSet, type SqlOf } from "../party/address";
+import { newTaxIdColumns, verificationJson } from "../tax-ids/columns";
 import type { NewTaxId } from "../tax-ids/write";
 import type { UpdateCustomerBody } from "./schemas";
 

@@ -1,8 +1,10 @@
 import * as z from "zod";
-import { addressObject, taxIdObject, timestamp } from "../http/schemas";
 import { listParams } from "../http/pagination";
-import { addressInput, addressPatchInput, countryCode, taxIdInput } from "../party/address";
-import { text, upperCaseCode } from "../http/validation";
+import { timestamp } from "../http/schemas";
+import { text, upperCaseCode } from "../lib/fields";
+import { addressInput, addressObject, addressPatchInput, countryCode } from "../party/address";
+import { taxIdInput } from "../tax-ids/columns";
+import { taxIdObject } from "../tax-ids/schemas";
 
 const email = text(254).regex(/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/, "must be a valid email address");
 const phone = text(32);
@@ -11,7 +13,10 @@ const phone = text(32);
 const invoicePrefix = upperCaseCode(
   (s) => /^[A-Z0-9]{3,12}$/.test(s),
   "must be 3 to 12 characters A-Z and 0-9",
-);
+).meta({
+  description: "3 to 12 characters A–Z and 0–9, uppercased on input; unique per account and environment.",
+  pattern: "^[A-Za-z0-9]{3,12}$",
+});
 
 export const createCustomerBody = z
   .object({
@@ -45,6 +50,10 @@ export const listCustomersQuery = listParams
         (s) => s.isWellFormed() && !/[\u0000-\u001f\u007f-\u009f]/.test(s),
         "must not contain control characters",
       )
+      .meta({
+        description:
+          "Case-insensitive substring of the id, name, Tax ID value or email; `%` and `_` match literally.",
+      })
       .optional(),
     country: countryCode.optional(),
   })

@@ -1,11 +1,11 @@
 import { and, asc, desc, eq, like, or, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { Caller } from "../contracts/caller";
 import { counted, type Database } from "../db/client";
 import { accounts, type CustomerRow, customers } from "../db/schema";
-import type { Caller } from "../http/context";
-import { isId } from "../lib/ids";
-import { cursorOf, type ListParams, type Page, pageOf } from "../http/pagination";
 import { ownedBy } from "../db/scope";
+import { cursorOf, type ListParams, type Page, pageOf } from "../http/pagination";
+import { isId } from "../lib/ids";
 
 // The trigram index answers substrings of three characters or more.
 const FTS_MIN_CHARS = 3;

@@ -1,5 +1,6 @@
 import type { CustomerRow } from "../db/schema";
-import { addressOf, taxIdOf } from "../party/address";
+import { addressOf } from "../party/address";
+import { taxIdOf } from "../tax-ids/columns";
 import type { Customer } from "./schemas";
 
 /** The one place a customer row becomes the API object. */

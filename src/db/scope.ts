@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import type { Caller } from "../http/context";
+import type { Caller } from "../contracts/caller";
 
 type Owned = { accountId: SQLiteColumn; live: SQLiteColumn };
 

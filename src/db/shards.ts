@@ -11,16 +11,11 @@
  * message came from.
  */
 
+import type { DeliveryMessage } from "../contracts/delivery-message";
 import type { PdfMessage } from "../contracts/pdf-message";
+import type { ShardStamp } from "../contracts/shard-stamp";
 import type { SubmissionMessage } from "../contracts/submission-message";
 import type { VerificationMessage } from "../contracts/verification-message";
-import type { DeliveryMessage } from "../contracts/delivery-message";
-
-/**
- * What every queue message says of its shard, stamped by `shardEnv`'s producers. Absent on
- * messages queued before shards: those belong to the first shard.
- */
-export type ShardStamp = { shard?: string };
 
 const NAME = /^[A-Z][A-Z0-9_]*$/;
 

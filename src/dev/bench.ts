@@ -1,12 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { Hono } from "hono";
+import { likeCondition } from "../customers/search";
+import { serializeCustomer } from "../customers/serialize";
 import { createDb } from "../db/client";
 import { customers } from "../db/schema";
 import type { AppEnv } from "../http/context";
-import { newId } from "../lib/ids";
 import { paginate } from "../http/pagination";
-import { likeCondition } from "../customers/search";
-import { serializeCustomer } from "../customers/serialize";
+import { newId } from "../lib/ids";
 import { CATALOG_KEYS, catalogDocuments } from "../tax/documents";
 
 /**

@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
+import type { Caller } from "../contracts/caller";
 import { counted, type Database } from "../db/client";
 import { type EventDestinationRow, eventDestinations } from "../db/schema";
-import type { Caller } from "../http/context";
-import { ApiError, notFound } from "../http/errors";
 import { ownedBy } from "../db/scope";
+import { ApiError, notFound } from "../http/errors";
 import { allowLoopbackDestinations } from "../webhooks/config";
 import { checkDestinationUrl } from "../webhooks/url";
 

@@ -1,15 +1,26 @@
 import * as z from "zod";
-import { ATTEMPT_OUTCOMES, DESTINATION_STATUSES, DISABLED_REASONS, isEventType } from "../constants";
-import { timestamp } from "../http/schemas";
+import {
+  ATTEMPT_OUTCOMES,
+  DESTINATION_STATUSES,
+  DISABLED_REASONS,
+  EVENT_TYPES,
+  isEventType,
+} from "../constants";
 import { listParams } from "../http/pagination";
-import { objectId, text } from "../http/validation";
+import { timestamp } from "../http/schemas";
+import { objectId, text } from "../lib/fields";
 import { MAX_OVERLAP_SECONDS } from "../webhooks/rotation";
 
 export const MAX_ENABLED_EVENTS = 100;
 
 /** Known event types, or `*` for every current and future type; duplicates are dropped. */
 const enabledEvents = z
-  .array(z.string().refine((v) => v === "*" || isEventType(v), "must be a known event type or *"))
+  .array(
+    z
+      .string()
+      .refine((v) => v === "*" || isEventType(v), "must be a known event type or *")
+      .meta({ enum: ["*", ...EVENT_TYPES] }),
+  )
   .min(1, "must list at least one event type (or *)")
   .max(MAX_ENABLED_EVENTS, `must have at most ${MAX_ENABLED_EVENTS} entries`)
   .transform((types) => [...new Set(types)]);
@@ -92,3 +103,6 @@ export const attemptObject = z
   .strict();
 
 export type DeliveryAttempt = z.output<typeof attemptObject>;
+
+export type ResendBody = z.output<typeof resendBody>;
+export type RotateSecretBody = z.output<typeof rotateSecretBody>;

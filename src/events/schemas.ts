@@ -1,8 +1,8 @@
 import * as z from "zod";
 import { EVENT_TYPES } from "../constants";
-import { timestamp } from "../http/schemas";
 import { listParams } from "../http/pagination";
-import { objectId } from "../http/validation";
+import { timestamp } from "../http/schemas";
+import { objectId } from "../lib/fields";
 
 export const listEventsQuery = listParams
   .extend({

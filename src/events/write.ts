@@ -4,9 +4,9 @@ import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { EventType, RelatedObjectType } from "../constants";
 import type { Database } from "../db/client";
 import { type EventDestinationRow, type EventRow, eventDestinations, events } from "../db/schema";
+import { takenOver } from "../http/idempotency";
 import { nowIso } from "../lib/clock";
 import type { Slots } from "../lib/connections";
-import { takenOver } from "../http/idempotency";
 import { newId } from "../lib/ids";
 import { dispatchAfterWrite } from "../webhooks/first-attempt";
 

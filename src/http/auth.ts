@@ -1,11 +1,12 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
+import type { Caller } from "../contracts/caller";
 import { counted, createDb, type DbUsage } from "../db/client";
 import { apiKeys, directoryAccounts } from "../db/schema";
 import { READS } from "../db/session";
 import { shardEnv } from "../db/shards";
-import type { AppEnv, Caller } from "./context";
 import { sha256Hex } from "../lib/crypto";
+import type { AppEnv } from "./context";
 import { ApiError } from "./errors";
 import { KeyCache } from "./key-cache";
 import { consume, limitAddress, refuseIfAddressLimited } from "./rate-limit";

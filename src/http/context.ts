@@ -1,20 +1,8 @@
 import type { BatchItem } from "drizzle-orm/batch";
+import type { Caller } from "../contracts/caller";
 import type { Database, DbUsage } from "../db/client";
 import type { Slots } from "../lib/connections";
 import type { ErrorCode } from "./errors";
-import type { TaxRegimeId } from "../tax/types";
-
-/** Who is calling: set by the auth middleware on every authenticated route. */
-export type Caller = {
-  accountId: string;
-  /** The key's environment: `sk_live_` keys see live data, `sk_test_` keys test data. */
-  live: boolean;
-  taxRegime: TaxRegimeId;
-  /** The D1 binding (one of `SHARDS`) holding the account: src/db/shards.ts. */
-  shard: string;
-  /** The account is moving between shards: its writes are refused until the move is done. */
-  moving: boolean;
-};
 
 export type AppEnv = {
   Bindings: Env;

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import type { AppEnv } from "./context";
 import { logError } from "../lib/log";
+import type { AppEnv } from "./context";
 
 /**
  * Every error code the API can return, with its HTTP status. The map is exhaustive:

@@ -1,13 +1,12 @@
 import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
 import { counted } from "../db/client";
+import { isNotNullViolation } from "../db/errors";
 import { idempotencyKeys } from "../db/schema";
-import type { AppEnv } from "./context";
 import { nowIso, nowMs } from "../lib/clock";
 import { sha256Hex } from "../lib/crypto";
-import { isNotNullViolation } from "../db/errors";
+import type { AppEnv } from "./context";
 import { ApiError, type ErrorCode } from "./errors";
-import { deleteExpired } from "../retention/expire";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 /** Stored responses are replayed for this long (Stripe's 24 hours). */
@@ -162,11 +161,6 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
       .where(mine),
   );
 };
-
-/** Expired keys go, in bounded chunks: the cron runs this as part of `src/retention/expire.ts`. */
-export async function deleteExpiredIdempotencyKeys(env: Env, maxChunks = 10): Promise<number> {
-  return (await deleteExpired(env, "idempotencyKeys", { maxChunks })).deleted;
-}
 
 /**
  * The error a write batch's idempotency guard raised, as the API answers it: this request's key

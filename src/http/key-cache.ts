@@ -1,4 +1,4 @@
-import type { Caller } from "./context";
+import type { Caller } from "../contracts/caller";
 import { nowMs } from "../lib/clock";
 
 /** How long a known key's caller is trusted: a revoked key stops working within this. */

@@ -2,8 +2,8 @@ import { and, asc, desc, eq, gt, lt, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import * as z from "zod";
 import { counted, type Database } from "../db/client";
-import { ApiError } from "./errors";
 import { type IdKind, isId } from "../lib/ids";
+import { ApiError } from "./errors";
 
 /** Query parameters shared by every list; resources `.extend()` it with their filters. */
 export const listParams = z
@@ -13,9 +13,21 @@ export const listParams = z
       .regex(/^\d+$/, "must be an integer between 1 and 100")
       .transform(Number)
       .refine((n) => n >= 1 && n <= 100, "must be an integer between 1 and 100")
+      .meta({ description: "How many objects a page holds: an integer from 1 to 100 (default 25)." })
       .optional(),
-    starting_after: z.string().optional(),
-    ending_before: z.string().optional(),
+    starting_after: z
+      .string()
+      .meta({
+        description: "An id from the list: the page of objects after it (older). Pass the last id of `data`.",
+      })
+      .optional(),
+    ending_before: z
+      .string()
+      .meta({
+        description:
+          "An id from the list: the page of objects before it (newer), still newest first. Pass the first id of `data`.",
+      })
+      .optional(),
   })
   .strict();
 

@@ -1,10 +1,10 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { config } from "../config";
-import type { AppEnv } from "./context";
 import { nowMs } from "../lib/clock";
+import { logError } from "../lib/log";
+import type { AppEnv } from "./context";
 import { ApiError } from "./errors";
 import { mappedIPv4, parseIPv6 } from "./ip";
-import { logError } from "../lib/log";
 
 /**
  * The `[[ratelimits]]` bindings of wrangler.toml and the period, in seconds, each counts

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "./context";
 import { newId } from "../lib/ids";
+import type { AppEnv } from "./context";
 
 /** Gives every request an id, returned as `Request-Id` on every response. */
 export const requestId: MiddlewareHandler<AppEnv> = async (c, next) => {

@@ -1,11 +1,11 @@
 import type { SQL } from "drizzle-orm";
 import type { CorrectionReason, InvoiceNumbering, InvoiceType } from "../constants";
+import type { Caller } from "../contracts/caller";
 import type { CustomerRow, InvoiceRow, PaymentInstructionRow } from "../db/schema";
-import type { Caller } from "../http/context";
+import { ApiError } from "../http/errors";
 import { nowIso, nowMs } from "../lib/clock";
 import { currencyExponent } from "../lib/currencies";
 import { todayIn } from "../lib/dates";
-import { ApiError } from "../http/errors";
 import { newId } from "../lib/ids";
 import { formatMinor } from "../lib/money";
 import { addressOf } from "../party/address";

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { InvoiceNumbering } from "../constants";
+import type { Caller } from "../contracts/caller";
 import { batchByName, type Database } from "../db/client";
 import {
   type AccountEnvironmentRow,
@@ -14,7 +15,6 @@ import {
   type PaymentInstructionRow,
   paymentInstructions,
 } from "../db/schema";
-import type { Caller } from "../http/context";
 import { ownedBy } from "../db/scope";
 import type { TaxRegimeId } from "../tax/types";
 

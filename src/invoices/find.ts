@@ -1,9 +1,9 @@
 import { and, eq, getTableColumns } from "drizzle-orm";
+import type { Caller } from "../contracts/caller";
 import { counted, type Database } from "../db/client";
 import { type InvoiceRow, invoices, type ServedInvoiceRow } from "../db/schema";
-import type { Caller } from "../http/context";
-import { notFound } from "../http/errors";
 import { ownedBy } from "../db/scope";
+import { notFound } from "../http/errors";
 
 /**
  * The columns of a `ServedInvoiceRow`. The record (about 0.8 KB of JSON per `es` invoice) is read

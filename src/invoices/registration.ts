@@ -1,14 +1,14 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { InvoiceRow } from "../db/schema";
 import type { Scope } from "../events/write";
-import { nowMs } from "../lib/clock";
 import { ApiError } from "../http/errors";
-import type { Invoice } from "./schemas";
-import { serializeInvoice } from "./serialize";
+import { nowMs } from "../lib/clock";
 import { isoTimestamp, nextGeneratedAt, nextSeq } from "../verifactu/chain";
 import { UnregistrableInvoice } from "../verifactu/format";
 import { recordBody } from "../verifactu/record";
 import type { InvoiceDraft } from "./build";
+import type { Invoice } from "./schemas";
+import { serializeInvoice } from "./serialize";
 
 /**
  * An `es` invoice with its VERI*FACTU registration record, written by the same INSERT: the

@@ -7,24 +7,34 @@ import {
   TAX_TREATMENTS,
   VERIFACTU_STATUSES,
 } from "../constants";
-import { addressObject, timestamp } from "../http/schemas";
-import { isIsoDate } from "../lib/dates";
-import { customRate, quantity, unitPrice } from "../lib/money";
 import { listParams } from "../http/pagination";
-import { multilineText, objectId, text, upperCaseCode } from "../http/validation";
+import { timestamp } from "../http/schemas";
+import { isIsoDate } from "../lib/dates";
+import { multilineText, objectId, text, upperCaseCode } from "../lib/fields";
+import { customRate, quantity, unitPrice } from "../lib/money";
+import { addressObject } from "../party/address";
 
 export const MAX_LINES = 200;
 export const MAX_PAYMENT_OPTIONS = 10;
 
-const isoDate = z.string().refine(isIsoDate, "must be a calendar date written YYYY-MM-DD");
+const isoDate = z
+  .string()
+  .refine(isIsoDate, "must be a calendar date written YYYY-MM-DD")
+  .meta({ description: "A calendar date, YYYY-MM-DD.", format: "date" });
 
 /** 1–20 of A–Z0–9, uppercased (ASCII only, so "ſ" cannot become "S"). */
 export const seriesName = upperCaseCode(
   (s) => /^[A-Z0-9]{1,20}$/.test(s),
   "must be 1 to 20 characters A-Z and 0-9",
-);
+).meta({
+  description: "1 to 20 characters A–Z and 0–9, uppercased on input.",
+  pattern: "^[A-Za-z0-9]{1,20}$",
+});
 
-const currency = upperCaseCode((s) => /^[A-Z]{3}$/.test(s), "must be an ISO 4217 currency code");
+const currency = upperCaseCode((s) => /^[A-Z]{3}$/.test(s), "must be an ISO 4217 currency code").meta({
+  description: 'ISO 4217 code, uppercased on input; default "EUR".',
+  pattern: "^[A-Za-z]{3}$",
+});
 
 /** Exported for the OpenAPI generator, which describes `lineTax` as either shape. */
 export const catalogTax = z.object({ tax: text(64), rule: text(64) }).strict();
@@ -34,14 +44,21 @@ export const customTax = z.object({ name: text(64), rate: customRate, effect: z.
  * `{tax, rule}` from the catalog (`es`), or a custom tax (`global`); the regime decides which
  * is valid. The shape is chosen by its keys, not tried in turn as a union would, so an error
  * names the field inside the entry (`lines.0.taxes.0.rule`) instead of the whole entry.
+ * Exported for the OpenAPI generator, which gives it the two shapes' JSON Schema.
  */
-const lineTax = z.unknown().transform((value, ctx) => {
-  const isCatalog = typeof value === "object" && value !== null && ("tax" in value || "rule" in value);
-  const result = (isCatalog ? catalogTax : customTax).safeParse(value);
-  if (result.success) return result.data;
-  for (const issue of result.error.issues) ctx.addIssue({ ...issue } as z.core.$ZodRawIssue);
-  return z.NEVER;
-});
+export const lineTax = z
+  .unknown()
+  .transform((value, ctx) => {
+    const isCatalog = typeof value === "object" && value !== null && ("tax" in value || "rule" in value);
+    const result = (isCatalog ? catalogTax : customTax).safeParse(value);
+    if (result.success) return result.data;
+    for (const issue of result.error.issues) ctx.addIssue({ ...issue } as z.core.$ZodRawIssue);
+    return z.NEVER;
+  })
+  .meta({
+    description:
+      'A catalog tax `{tax, rule}` (accounts of tax regime `es`, see GET /v1/tax-regimes/es) or a custom tax `{name, rate, effect}` (`global` accounts). The shape is chosen by its keys: an object with "tax" or "rule" is a catalog tax.',
+  });
 
 const line = z
   .object({

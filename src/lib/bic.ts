@@ -1,5 +1,5 @@
 import { isCountryCode } from "./countries";
-import { asciiUpperCase } from "../http/validation";
+import { asciiUpperCase } from "./fields";
 
 export type BicCheck = { ok: true; value: string } | { ok: false; message: string };
 

@@ -1,5 +1,5 @@
+import { asciiUpperCase } from "./fields";
 import { BBAN_STRUCTURES } from "./iban-registry";
-import { asciiUpperCase } from "../http/validation";
 
 export type IbanCheck =
   | { ok: true; value: string }

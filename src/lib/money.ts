@@ -170,12 +170,19 @@ function numberString(
     });
 }
 
+/** The JSON Schema of a decimal string (the language of `parseDecimal`), for the OpenAPI document. */
+const DECIMAL_STRING = { pattern: "^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$", maxLength: MAX_NUMBER_CHARS };
+
 /** A line quantity: decimal string > 0, at most 6 decimals, at most 1,000,000,000. Output: the string. */
 export const quantity = numberString("decimal", "2.5", (d) => {
   if (d.scale > 6) return "must have at most 6 decimals";
   if (d.units <= 0n) return "must be greater than 0";
   if (!absAtMost(d, 1_000_000_000n)) return "must be at most 1000000000";
   return null;
+}).meta({
+  description: "A decimal string greater than 0, at most 6 decimals and 1,000,000,000.",
+  ...DECIMAL_STRING,
+  examples: ["2.5", "1"],
 });
 
 /** A unit price: decimal string, may be negative, at most 6 decimals, |x| ≤ 10^12. Output: the string. */
@@ -183,6 +190,11 @@ export const unitPrice = numberString("decimal", "33.333", (d) => {
   if (d.scale > 6) return "must have at most 6 decimals";
   if (!absAtMost(d, 1_000_000_000_000n)) return "must be between -1000000000000 and 1000000000000";
   return null;
+}).meta({
+  description:
+    "A decimal string, negative allowed, at most 6 decimals, |x| ≤ 10^12, in the invoice currency.",
+  ...DECIMAL_STRING,
+  examples: ["100.00", "33.333"],
 });
 
 /** A custom tax rate: "0%" to "100%", at most 4 decimals ("10%", "7.5%"). Output: the string. */
@@ -190,4 +202,9 @@ export const customRate = numberString("percentage", "7.5%", (d) => {
   if (d.scale > 4) return "must have at most 4 decimals";
   if (d.units < 0n || !absAtMost(d, 100n)) return "must be between 0% and 100%";
   return null;
+}).meta({
+  description: 'A percentage string from "0%" to "100%", at most 4 decimals.',
+  pattern: "^(0|[1-9][0-9]*)(\\.[0-9]+)?%$",
+  maxLength: MAX_NUMBER_CHARS,
+  examples: ["7.5%", "10%"],
 });

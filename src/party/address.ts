@@ -1,24 +1,19 @@
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import * as z from "zod";
-import { TAX_ID_TYPES, type TaxIdOwnerType, type TaxIdType, type VerificationStatus } from "../constants";
-import { nowIso } from "../lib/clock";
-import { isCountryCode } from "../lib/countries";
 import { ApiError } from "../http/errors";
-import { newId } from "../lib/ids";
-import { checkTaxId } from "../tax-ids/check";
-import { text, upperCaseCode } from "../http/validation";
+import { isCountryCode } from "../lib/countries";
+import { text, upperCaseCode } from "../lib/fields";
 
 /**
- * What customers and the account's issuer profile share: an address and a Tax ID, as request
- * schemas, as columns, and as API objects.
+ * What customers, the account's issuer profile and invoice snapshots share: an address, as
+ * request schemas, as columns, as SQL and as the API object. (Their Tax ID: src/tax-ids/.)
  */
 
 /** ISO 3166-1 alpha-2, uppercased on input (ASCII only, so "ſe" cannot become "SE"). */
-export const countryCode = upperCaseCode(isCountryCode, "must be an ISO 3166-1 alpha-2 country code");
-
-export const taxIdInput = z
-  .object({ country: countryCode, type: z.enum(TAX_ID_TYPES), value: text(32) })
-  .strict();
+export const countryCode = upperCaseCode(isCountryCode, "must be an ISO 3166-1 alpha-2 country code").meta({
+  description: "ISO 3166-1 alpha-2 country code, in any case (`es` is read as `ES`).",
+  pattern: "^[A-Za-z]{2}$",
+});
 
 /** A complete address (create). */
 export const addressInput = z
@@ -53,19 +48,6 @@ export type AddressColumns = {
   addressPostalCode: string | null;
   addressState: string | null;
   addressCountry: string | null;
-};
-
-export type TaxIdColumns = {
-  taxIdId: string | null;
-  taxIdCountry: string | null;
-  taxIdType: TaxIdType | null;
-  taxIdValue: string | null;
-  taxIdVerificationStatus: VerificationStatus | null;
-  taxIdVerificationValid: boolean | null;
-  taxIdVerificationCompletedAt: string | null;
-  taxIdVerifiedName: string | null;
-  taxIdVerifiedAddress: string | null;
-  taxIdCreatedAt: string | null;
 };
 
 const NO_ADDRESS: AddressColumns = {
@@ -107,49 +89,6 @@ export function addressColumns(patch: AddressPatch | null, current: AddressColum
   return merged;
 }
 
-/**
- * Validates a Tax ID input and returns the columns of a new Tax ID object (new `txi_` id):
- * its verification is `pending` when `verifies` says a registry checks it (by type and
- * normalised value) for the caller, else null. Every column is set, so a replaced Tax ID
- * leaves nothing of its own (its verified name, say) on its owner.
- *
- * @example
- * newTaxIdColumns({ country: "ES", type: "eu_vat", value: "ESB12345674" }, () => true)
- * // { taxIdId: "txi_…", …, taxIdVerificationStatus: "pending", taxIdVerificationValid: null, … }
- */
-export function newTaxIdColumns(
-  input: { country: string; type: TaxIdType; value: string },
-  verifies: (tax: { type: TaxIdType; value: string }) => boolean,
-) {
-  const check = checkTaxId(input);
-  if (!check.ok) throw new ApiError("parameter_invalid", check.message, { param: check.param });
-  return {
-    taxIdId: newId("taxId"),
-    taxIdCountry: check.country,
-    taxIdType: check.type,
-    taxIdValue: check.value,
-    taxIdVerificationStatus: verifies(check) ? ("pending" as const) : null,
-    taxIdVerificationValid: null,
-    taxIdVerificationCompletedAt: null,
-    taxIdVerifiedName: null,
-    taxIdVerifiedAddress: null,
-    taxIdCreatedAt: nowIso(),
-  } satisfies TaxIdColumns;
-}
-
-export const NO_TAX_ID: TaxIdColumns = {
-  taxIdId: null,
-  taxIdCountry: null,
-  taxIdType: null,
-  taxIdValue: null,
-  taxIdVerificationStatus: null,
-  taxIdVerificationValid: null,
-  taxIdVerificationCompletedAt: null,
-  taxIdVerifiedName: null,
-  taxIdVerifiedAddress: null,
-  taxIdCreatedAt: null,
-};
-
 export type Address = {
   line_1: string;
   line_2: string | null;
@@ -169,34 +108,6 @@ export function addressOf(row: AddressColumns): Address | null {
   } = row;
   if (line_1 === null || city === null || postal_code === null || country === null) return null;
   return { line_1, line_2: row.addressLine2, city, postal_code, state: row.addressState, country };
-}
-
-/**
- * The Tax ID object, or null when none is stored: the one serializer of a Tax ID, whether
- * its owner's inline copy or its own `tax_ids` row (`GET /v1/tax-ids/{id}`) is read.
- */
-export function taxIdOf(row: TaxIdColumns, owner: { type: TaxIdOwnerType; id: string }, live: boolean) {
-  const { taxIdId: id, taxIdCountry: country, taxIdType: type, taxIdValue: value } = row;
-  if (id === null || country === null || type === null || value === null) return null;
-  return {
-    id,
-    object: "tax_id" as const,
-    live,
-    country,
-    type,
-    value,
-    owner,
-    verification:
-      row.taxIdVerificationStatus === null
-        ? null
-        : {
-            status: row.taxIdVerificationStatus,
-            valid: row.taxIdVerificationValid,
-            completed_at: row.taxIdVerificationCompletedAt,
-            verified_name: row.taxIdVerifiedName,
-            verified_address: row.taxIdVerifiedAddress,
-          },
-  };
 }
 
 /** Each column of `T` as SQL: a column, or an expression over the row being written. */
@@ -246,18 +157,14 @@ export function addressJson(a: SqlOf<AddressColumns>): SQL {
       'postal_code', ${a.addressPostalCode}, 'state', ${a.addressState}, 'country', ${a.addressCountry}) END)`;
 }
 
-/** The `verification` of `taxIdOf` in SQL (JSON), as `addressJson`. */
-export function verificationJson(t: SqlOf<Pick<TaxIdColumns, VerificationKey>>): SQL {
-  return sql`json(CASE WHEN ${t.taxIdVerificationStatus} IS NULL THEN 'null'
-    ELSE json_object('status', ${t.taxIdVerificationStatus},
-      'valid', json(CASE ${t.taxIdVerificationValid} WHEN 1 THEN 'true' WHEN 0 THEN 'false' ELSE 'null' END),
-      'completed_at', ${t.taxIdVerificationCompletedAt}, 'verified_name', ${t.taxIdVerifiedName},
-      'verified_address', ${t.taxIdVerifiedAddress}) END)`;
-}
-
-type VerificationKey =
-  | "taxIdVerificationStatus"
-  | "taxIdVerificationValid"
-  | "taxIdVerificationCompletedAt"
-  | "taxIdVerifiedName"
-  | "taxIdVerifiedAddress";
+/** The address object of the API (a customer's, the issuer profile's, an invoice snapshot's). */
+export const addressObject = z
+  .object({
+    line_1: z.string(),
+    line_2: z.string().nullable(),
+    city: z.string(),
+    postal_code: z.string(),
+    state: z.string().nullable(),
+    country: z.string().describe("ISO 3166-1 alpha-2."),
+  })
+  .strict();

@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
+import type { Caller } from "../contracts/caller";
 import { counted, type Database } from "../db/client";
 import { type PaymentInstructionRow, paymentInstructions } from "../db/schema";
-import type { Caller } from "../http/context";
-import { notFound } from "../http/errors";
 import { ownedBy } from "../db/scope";
+import { notFound } from "../http/errors";
 
 /** The caller's instruction `id`, or a 404 (other accounts and environments do not exist). */
 export async function findPaymentInstruction(

@@ -1,10 +1,10 @@
 import * as z from "zod";
 import { PAYMENT_INSTRUCTION_TYPES } from "../constants";
+import { listParams } from "../http/pagination";
 import { timestamp } from "../http/schemas";
 import { checkBic } from "../lib/bic";
+import { text } from "../lib/fields";
 import { checkIban } from "../lib/iban";
-import { listParams } from "../http/pagination";
-import { text } from "../http/validation";
 
 /** Whitespace removed, uppercased, registry length and check digits (ES also its DC digits). */
 const iban = z
@@ -15,6 +15,9 @@ const iban = z
     if (result.ok) return result.value;
     ctx.addIssue({ code: "custom", message: result.message });
     return z.NEVER;
+  })
+  .meta({
+    description: "IBAN; spaces allowed, case-insensitive, registry length and check digits verified.",
   });
 
 /** Whitespace removed, uppercased, ISO 9362 (8 or 11 characters). */
@@ -26,7 +29,8 @@ const bic = z
     if (result.ok) return result.value;
     ctx.addIssue({ code: "custom", message: result.message });
     return z.NEVER;
-  });
+  })
+  .meta({ description: "BIC (ISO 9362), 8 or 11 characters; spaces allowed, case-insensitive." });
 
 export const createPaymentInstructionBody = z
   .object({
@@ -42,6 +46,7 @@ export const updatePaymentInstructionBody = z
     type: z
       .unknown()
       .refine((v) => v === undefined, "cannot be changed after creation")
+      .meta({ description: "Cannot be changed after creation: any value is rejected.", not: {} })
       .optional(),
     bank_transfer: z
       .object({ beneficiary: text(140).optional(), iban: iban.optional(), bic: bic.nullable().optional() })

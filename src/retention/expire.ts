@@ -93,3 +93,8 @@ export async function deleteExpiredData(
   }
   return out;
 }
+
+/** Expired `Idempotency-Key`s, in bounded chunks (the cron deletes them with the rest). */
+export async function deleteExpiredIdempotencyKeys(env: Env, maxChunks = 10): Promise<number> {
+  return (await deleteExpired(env, "idempotencyKeys", { maxChunks })).deleted;
+}

@@ -2,7 +2,7 @@ import * as z from "zod";
 import { route } from "../http/route";
 
 /** A static route with no bindings: the floor that benchmarks compare every endpoint to. */
-export const health = route({
+export const healthRoute = route({
   method: "get",
   path: "/health",
   tag: "Health",

@@ -4,7 +4,7 @@ import { balanceTransactionRoutes } from "./balance-transactions";
 import { customerRoutes } from "./customers";
 import { eventDestinationRoutes } from "./event-destinations";
 import { eventRoutes } from "./events";
-import { health } from "./health";
+import { healthRoute } from "./health";
 import { invoiceRoutes } from "./invoices";
 import { paymentInstructionRoutes } from "./payment-instructions";
 import { taxIdRoutes } from "./tax-ids";
@@ -12,7 +12,7 @@ import { taxRegimeRoutes } from "./tax-regimes";
 
 /** Every operation of the API: what the app mounts and what the OpenAPI document describes. */
 export const ROUTES = [
-  health,
+  healthRoute,
   ...taxRegimeRoutes,
   ...customerRoutes,
   ...paymentInstructionRoutes,

@@ -1,8 +1,8 @@
 import type { TaxIdType } from "../constants";
 import { EU_MEMBER_STATES, isCountryCode, vatPrefix } from "../lib/countries";
+import { asciiUpperCase } from "../lib/fields";
 import { checkSpanishNif, type SpanishNifKind } from "./es-nif";
 import { checkEuVat } from "./eu-vat";
-import { asciiUpperCase } from "../http/validation";
 
 export type { TaxIdType };
 

@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
+import type { Caller } from "../contracts/caller";
 import { counted, type Database } from "../db/client";
 import { type TaxIdRow, taxIds } from "../db/schema";
-import type { Caller } from "../http/context";
-import { notFound } from "../http/errors";
 import { ownedBy } from "../db/scope";
+import { notFound } from "../http/errors";
 
 /** The caller's Tax ID `id`, current or replaced, or a 404 (other accounts and environments do not exist). */
 export async function findTaxId(db: Database, caller: Caller, id: string): Promise<TaxIdRow> {

@@ -1,5 +1,5 @@
 import type { TaxIdRow } from "../db/schema";
-import { taxIdOf } from "../party/address";
+import { taxIdOf } from "./columns";
 import type { TaxId } from "./schemas";
 
 /**

@@ -1,13 +1,13 @@
 import { getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { TaxIdOwnerType, TaxIdType } from "../constants";
+import type { Caller } from "../contracts/caller";
 import type { Database } from "../db/client";
 import { type TaxIdRow, taxIds } from "../db/schema";
-import type { Caller } from "../http/context";
 import type { Scope, Writer } from "../events/write";
-import type { newTaxIdColumns } from "../party/address";
 import { queueVerifications } from "../verification/dispatch";
 import { hasRegistry } from "../verification/route";
+import type { newTaxIdColumns } from "./columns";
 
 /** The inline columns of a Tax ID just created (`newTaxIdColumns`). */
 export type NewTaxId = ReturnType<typeof newTaxIdColumns>;

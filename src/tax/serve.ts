@@ -2,12 +2,7 @@ import type { Context } from "hono";
 import { etag, RETAINED_304_HEADERS } from "hono/etag";
 import type { AppEnv } from "../http/context";
 import { nowMs } from "../lib/clock";
-import {
-  CATALOG_KV_CACHE_SECONDS,
-  type CatalogMetadata,
-  catalogDocuments,
-  etagOf,
-} from "./documents";
+import { CATALOG_KV_CACHE_SECONDS, type CatalogMetadata, catalogDocuments, etagOf } from "./documents";
 
 export { etagOf };
 

@@ -1,8 +1,8 @@
-import type { CertificateBinding } from "../verification/aeat";
+import type { CertificateBinding } from "../aeat/http";
 import { type FetchLike, postText } from "../aeat/http";
+import type { RegistroAlta } from "../contracts/verifactu-record";
 import { keyOf, readAnswer, unavailable } from "./answer";
 import { type Issuer, MAX_RECORDS_PER_REQUEST, type RecordRegistry } from "./registry";
-import type { RegistroAlta } from "../contracts/verifactu-record";
 import { regFactuXml, XML_DECLARATION } from "./xml";
 
 // AEAT's VERI*FACTU registration service (SOAP 1.1, document/literal, operation

@@ -1,7 +1,7 @@
 import { codeToken } from "../aeat/http";
 import { elements, text } from "../aeat/soap";
-import type { RecordOutcome, RegistrationError, SubmissionAnswer } from "./registry";
-import type { IdFactura, RegistroAlta } from "../contracts/verifactu-record";
+import type { IdFactura, RegistrationError, RegistroAlta } from "../contracts/verifactu-record";
+import type { RecordOutcome, SubmissionAnswer } from "./registry";
 
 // Reading AEAT's answer to RegFactuSistemaFacturacion: RespuestaRegFactuSistemaFacturacion of
 // RespuestaSuministro.xsd (CSV?, DatosPresentacion?, Cabecera, TiempoEsperaEnvio, EstadoEnvio,

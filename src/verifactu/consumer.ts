@@ -1,9 +1,9 @@
+import { isSubmissionMessage } from "../contracts/submission-message";
 import { createDb } from "../db/client";
 import { consumerWriter } from "../events/writer";
 import { connectionSlots } from "../lib/connections";
 import { logError } from "../lib/log";
 import { requestSubmission } from "./dispatch";
-import { isSubmissionMessage } from "../contracts/submission-message";
 import type { RecordRegistry } from "./registry";
 import { processChain } from "./submit";
 

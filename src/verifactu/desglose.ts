@@ -1,7 +1,7 @@
-import { parseDecimal, parsePercent, percentOfMinor } from "../lib/money";
-import type { Invoice } from "../invoices/schemas";
-import { aeatCents, aeatRate, UnregistrableInvoice } from "./format";
 import type { CalificacionOperacion, DetalleDesglose, OperacionExenta } from "../contracts/verifactu-record";
+import type { Invoice } from "../invoices/schemas";
+import { parseDecimal, parsePercent, percentOfMinor } from "../lib/money";
+import { aeatCents, aeatRate, UnregistrableInvoice } from "./format";
 
 type Row = Invoice["tax_breakdown"][number];
 

@@ -1,4 +1,4 @@
-import type { CertificateBinding } from "../verification/aeat";
+import type { CertificateBinding } from "../aeat/http";
 import { AEAT_VERIFACTU_URL, aeatRecordRegistry } from "./aeat";
 import type { RecordRegistry } from "./registry";
 import { sandboxRecordRegistry } from "./sandbox";

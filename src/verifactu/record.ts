@@ -1,9 +1,16 @@
+import type {
+  Destinatario,
+  IdFactura,
+  RecordBody,
+  RegistroAlta,
+  SistemaInformatico,
+  TipoFactura,
+} from "../contracts/verifactu-record";
 import type { Invoice } from "../invoices/schemas";
 import { desglose } from "./desglose";
 import { aeatAmount, aeatCents, aeatDate, aeatTimestamp, clip, UnregistrableInvoice } from "./format";
 import { recordHash } from "./hash";
 import { SOFTWARE } from "./software";
-import type { Destinatario, IdFactura, RegistroAlta, SistemaInformatico, TipoFactura } from "../contracts/verifactu-record";
 
 /** What the record needs beyond the invoice. */
 export interface BodyOptions {
@@ -19,12 +26,6 @@ export interface ChainOptions {
   /** When the record was generated, in ms. */
   generatedAt: number;
 }
-
-/** A record before it joins the chain: everything but the link, the generation time and the hash. */
-export type RecordBody = Omit<
-  RegistroAlta,
-  "Encadenamiento" | "FechaHoraHusoGenRegistro" | "TipoHuella" | "Huella"
->;
 
 type TaxId = { country: string; type: string; value: string };
 

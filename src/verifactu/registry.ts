@@ -1,10 +1,9 @@
-import type { RegistroAlta } from "../contracts/verifactu-record";
+import type { RegistrationError, RegistroAlta } from "../contracts/verifactu-record";
 
 /** AEAT takes at most 1,000 records per request. */
 export const MAX_RECORDS_PER_REQUEST = 1000;
 
 export type RegistrationStatus = "accepted" | "accepted_with_errors" | "rejected";
-export type RegistrationError = { code: string; message: string };
 export type RecordOutcome = { status: RegistrationStatus; errors: RegistrationError[] };
 
 /** Who the records of one request belong to (the request's `Cabecera.ObligadoEmision`). */

@@ -1,5 +1,5 @@
-import type { RecordOutcome, RecordRegistry } from "./registry";
 import type { RegistroAlta } from "../contracts/verifactu-record";
+import type { RecordOutcome, RecordRegistry } from "./registry";
 
 /** The NIF that steers the sandbox (compliance.md): a valid NIF of nobody. */
 export const SANDBOX_NIF = "99999999R";

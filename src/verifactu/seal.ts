@@ -1,9 +1,9 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
+import type { RecordBody, RegistroAlta } from "../contracts/verifactu-record";
 import type { Database } from "../db/client";
 import { invoices } from "../db/schema";
 import type { Scope } from "../events/write";
-import { type RecordBody, sealRecord } from "./record";
-import type { RegistroAlta } from "../contracts/verifactu-record";
+import { sealRecord } from "./record";
 
 /** Records sealed per call: one UPDATE each, within D1's per-invocation query budget. */
 export const SEAL_BATCH = 200;

@@ -1,4 +1,5 @@
 import { and, eq, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
+import type { RegistroAlta } from "../contracts/verifactu-record";
 import { accountEnvironments, invoices } from "../db/schema";
 import type { Scope, Writer } from "../events/write";
 import { nowMs } from "../lib/clock";
@@ -6,7 +7,6 @@ import { log } from "../lib/log";
 import type { RecordRegistry } from "./registry";
 import { sealChain } from "./seal";
 import { settleRecords } from "./settle";
-import type { RegistroAlta } from "../contracts/verifactu-record";
 
 /**
  * Records per registry request. AEAT takes 1,000; each record costs a few D1 statements and one

@@ -1,5 +1,11 @@
+import type {
+  Destinatario,
+  DetalleDesglose,
+  IdFactura,
+  RegistroAlta,
+  SistemaInformatico,
+} from "../contracts/verifactu-record";
 import type { Issuer } from "./registry";
-import type { Destinatario, DetalleDesglose, IdFactura, RegistroAlta, SistemaInformatico } from "../contracts/verifactu-record";
 
 /**
  * The `RegFactuSistemaFacturacion` document (SuministroLR.xsd) that carries registration

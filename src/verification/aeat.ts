@@ -1,7 +1,7 @@
-import { checkSpanishNif } from "../tax-ids/es-nif";
-import { codeToken, type FetchLike, postText } from "../aeat/http";
-import type { Registry, RegistryAnswer, RegistryQuery } from "./registry";
+import { type CertificateBinding, codeToken, type FetchLike, postText } from "../aeat/http";
 import { elements, text } from "../aeat/soap";
+import { checkSpanishNif } from "../tax-ids/es-nif";
+import type { Registry, RegistryAnswer, RegistryQuery } from "./registry";
 import { registryText } from "./text";
 
 // AEAT's census check "Calidad de datos identificativos" (VNifV2, SOAP 1.1, document/literal).
@@ -19,9 +19,6 @@ export const AEAT_TIMEOUT_MS = 10_000;
 
 const ENT_NS =
   "http://www2.agenciatributaria.gob.es/static_files/common/internet/dep/aplicaciones/es/aeat/burt/jdit/ws/VNifV2Ent.xsd";
-
-/** An mTLS certificate binding (`[[mtls_certificates]]`): its `fetch` presents the certificate. */
-export type CertificateBinding = { fetch: FetchLike };
 
 // Results, upper-cased without spaces (AEAT writes "Identificado", "No identificado -similar").
 // BAJA (deregistered) and REVOCADO (NIF revoked) are read as invalid: the NIF no longer

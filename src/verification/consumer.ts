@@ -1,5 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { TaxIdType, TaxRegimeId } from "../constants";
+import { isVerificationMessage, type VerificationMessage } from "../contracts/verification-message";
 import { createDb, type Database } from "../db/client";
 import { accounts, type TaxIdRow, taxIds } from "../db/schema";
 import { consumerWriter } from "../events/writer";
@@ -8,7 +9,6 @@ import { connectionSlots, type Slots } from "../lib/connections";
 import { logError } from "../lib/log";
 import { ownRetryDelay } from "../webhooks/config";
 import { maxAttempts, retryDelayAfter } from "./config";
-import { isVerificationMessage, type VerificationMessage } from "../contracts/verification-message";
 import type { Registry } from "./registry";
 import { settleVerification } from "./settle";
 

@@ -1,5 +1,5 @@
-import { logError } from "../lib/log";
 import type { VerificationMessage } from "../contracts/verification-message";
+import { logError } from "../lib/log";
 
 /**
  * The outbox step: puts the first registry check of each pending Tax ID on the queue, each on

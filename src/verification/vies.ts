@@ -1,5 +1,5 @@
-import { EU_MEMBER_STATES, vatPrefix } from "../lib/countries";
 import { codeToken, type FetchLike, postText } from "../aeat/http";
+import { EU_MEMBER_STATES, vatPrefix } from "../lib/countries";
 import type { Registry, RegistryAnswer, RegistryQuery } from "./registry";
 import { registryText } from "./text";
 

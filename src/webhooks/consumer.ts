@@ -1,4 +1,5 @@
 import { and, inArray, isNull } from "drizzle-orm";
+import type { DeliveryMessage } from "../contracts/delivery-message";
 import { createDb, type Database } from "../db/client";
 import { type EventDestinationRow, type EventRow, eventDestinations, events } from "../db/schema";
 import { nowIso } from "../lib/clock";
@@ -7,7 +8,6 @@ import { logError } from "../lib/log";
 import { post, recordAttempt } from "./attempt";
 import { MAX_ATTEMPTS, ownRetryDelay, retryDelayAfter } from "./config";
 import { deadLetterWrites } from "./dead-letters";
-import type { DeliveryMessage } from "../contracts/delivery-message";
 import { serializeThinEvent } from "./payload";
 
 /**

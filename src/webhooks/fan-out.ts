@@ -1,9 +1,9 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
+import type { DeliveryMessage } from "../contracts/delivery-message";
 import { createDb, type Database } from "../db/client";
 import { type EventRow, eventDestinations, events } from "../db/schema";
 import { nowIso } from "../lib/clock";
 import { logError } from "../lib/log";
-import type { DeliveryMessage } from "../contracts/delivery-message";
 
 const SEND_BATCH = 100; // Queues' sendBatch limit
 /** Events dispatched side by side (the ids one UPDATE marks stay far under D1's 100 parameters). */

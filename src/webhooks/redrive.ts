@@ -1,8 +1,8 @@
 import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import type { DeliveryMessage } from "../contracts/delivery-message";
 import { createDb } from "../db/client";
 import { eventDestinations, webhookDeadLetters } from "../db/schema";
 import { isId } from "../lib/ids";
-import type { DeliveryMessage } from "../contracts/delivery-message";
 
 /** Dead letters queued per statement: deleted by rowid, under D1's 100 bound parameters. */
 const CHUNK = 90;

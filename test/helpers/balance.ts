@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import topUpTemplate from "../../scripts/balance-top-up.sql";
+import type { BalanceTransaction } from "../../src/balance/schemas";
 import { nowIso } from "../../src/lib/clock";
 import { newId } from "../../src/lib/ids";
-import type { BalanceTransaction } from "../../src/balance/schemas";
 import { type ApiClient, expectStatus } from "./api";
 import type { List } from "./types";
 

@@ -3,7 +3,12 @@
  * scripts/openapi/build.ts generates it; vitest.config.ts passes it in as TEST_OPENAPI): the
  * operation is found by method and path template, then its status, required headers, content
  * type and JSON body are checked, so an undocumented status or field fails the test that
- * received it. `request()` (api.ts) calls this for every response.
+ * received it. An error's body is held to its status's schema like any other (the whole
+ * envelope, strict, its `code` one of those the operation lists under that status), and to
+ * what a schema cannot say: its code's status is the one answered, its `request_id` is the
+ * `Request-Id` header. `request()` (api.ts) calls this for every response; what a test sends
+ * around it (a raw byte or stream body, swapped rate limiters) integration/openapi.test.ts
+ * sends once through this check too.
  */
 
 import { env } from "cloudflare:workers";
@@ -89,6 +94,20 @@ function mediaTypeOf(res: Received): string {
 }
 
 /**
+ * What the schema cannot say of an error body: the status its code belongs to (ERROR_STATUS)
+ * is the one answered, and its `request_id` is this response's `Request-Id`.
+ */
+function checkErrorBody(what: string, res: Received, body: unknown): void {
+  const error = (body as { error?: { code?: ErrorCode; request_id?: string } } | null)?.error;
+  const code = error?.code as ErrorCode;
+  if (ERROR_STATUS[code] !== res.status)
+    fail(what, res, `code ${code} belongs to status ${ERROR_STATUS[code]}`);
+  const requestId = res.headers.get("request-id");
+  if (error?.request_id !== requestId)
+    fail(what, res, `error.request_id is not the Request-Id header (${requestId})`);
+}
+
+/**
  * A request no operation matches (an unknown route or method, a CORS preflight) must still
  * answer the API's error envelope, with the status of its code; a preflight of a documented
  * path is answered by the CORS layer, without a body.
@@ -103,12 +122,10 @@ function checkUndocumented(method: string, path: string, res: Received): void {
     return;
   }
   if (mediaTypeOf(res) !== "application/json") fail(what, res, "not the JSON error envelope");
-  const body = JSON.parse(res.text) as { error?: { code?: ErrorCode } };
+  const body = JSON.parse(res.text) as unknown;
   const errors = schemaErrors(ERROR_ENVELOPE, body);
   if (errors) fail(what, res, `not the error envelope: ${errors}`);
-  const code = body.error?.code as ErrorCode;
-  if (ERROR_STATUS[code] !== res.status)
-    fail(what, res, `code ${code} belongs to status ${ERROR_STATUS[code]}`);
+  checkErrorBody(what, res, body);
 }
 
 /**
@@ -135,7 +152,9 @@ export function checkResponse(method: string, path: string, res: Received): void
       "$ref" in header ? openApi.components.headers[header.$ref.split("/").pop() as string] : header;
     if (resolved?.required && !res.headers.has(name)) fail(what, res, `no ${name} header`);
   }
+  const isError = res.status >= 400;
   if (!spec.content) {
+    if (isError) fail(what, res, "an error status the document gives no body");
     if (res.text !== "") fail(what, res, "a body, where the document says there is none");
     return;
   }
@@ -144,7 +163,10 @@ export function checkResponse(method: string, path: string, res: Received): void
   if (!media) {
     fail(what, res, `content type "${mediaType}", not one of ${Object.keys(spec.content).join(", ")}`);
   }
-  if (!media.schema) return;
+  if (!media.schema) {
+    if (isError) fail(what, res, "an error status the document gives no schema");
+    return;
+  }
   let body: unknown;
   try {
     body = JSON.parse(res.text);
@@ -153,4 +175,5 @@ export function checkResponse(method: string, path: string, res: Received): void
   }
   const errors = schemaErrors(media.schema, body);
   if (errors) fail(what, res, `a body the document does not allow: ${errors}`);
+  if (isError) checkErrorBody(what, res, body);
 }

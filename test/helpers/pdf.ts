@@ -4,9 +4,9 @@
  */
 import { createExecutionContext, createMessageBatch, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { PDF_QUEUE } from "../../src/contracts/pdf-message";
 import { perShard } from "../../src/db/shards";
 import { handlePdfs } from "../../src/invoices/pdf/consumer";
-import { PDF_QUEUE } from "../../src/contracts/pdf-message";
 
 /** One consumer turn on `invoiceId`'s message, as the queue would deliver it; waits for the event fan-out. */
 export async function runPdfGeneration(invoiceId: string, shard?: string) {

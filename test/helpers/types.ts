@@ -3,10 +3,10 @@
  * removed field fails to compile in the tests that read it, instead of reading `undefined`.
  */
 import type * as z from "zod";
-import type { errorEnvelope } from "../../src/http/schemas";
 import type { createCustomerBody } from "../../src/customers/schemas";
 import type { createDestinationBody, Destination } from "../../src/event-destinations/schemas";
 import type { eventObject } from "../../src/events/schemas";
+import type { errorEnvelope } from "../../src/http/schemas";
 import type { createPaymentInstructionBody } from "../../src/payment-instructions/schemas";
 import type { taxRegimeObject } from "../../src/tax/schemas";
 

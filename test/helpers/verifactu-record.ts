@@ -1,6 +1,6 @@
+import type { RegistroAlta } from "../../src/contracts/verifactu-record";
 import type { Invoice } from "../../src/invoices/schemas";
 import { type BodyOptions, type ChainOptions, recordBody, sealRecord } from "../../src/verifactu/record";
-import type { RegistroAlta } from "../../src/contracts/verifactu-record";
 
 /** An invoice's record sealed into a chain in one step (issuance and the sealer do it in two). */
 export async function registrationRecord(

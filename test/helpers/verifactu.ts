@@ -5,13 +5,13 @@
  */
 import { createExecutionContext, createMessageBatch, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { VERIFACTU_QUEUE } from "../../src/contracts/submission-message";
+import type { RegistroAlta } from "../../src/contracts/verifactu-record";
 import { perShard } from "../../src/db/shards";
 import { recordRegistryFor } from "../../src/verifactu";
 import { handleSubmissions, type RecordRegistryFor } from "../../src/verifactu/consumer";
-import { VERIFACTU_QUEUE } from "../../src/contracts/submission-message";
 import type { Issuer, RecordRegistry, SubmissionAnswer } from "../../src/verifactu/registry";
 import { sandboxRecordRegistry } from "../../src/verifactu/sandbox";
-import type { RegistroAlta } from "../../src/contracts/verifactu-record";
 import { client } from "./api";
 import { createAccount } from "./factories";
 import { esProfile, setProfile } from "./invoices";

@@ -12,9 +12,9 @@ import {
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect, type MockInstance, vi } from "vitest";
+import type { VerificationMessage } from "../../src/contracts/verification-message";
 import jobs from "../../src/jobs";
 import { nowMs } from "../../src/lib/clock";
-import type { VerificationMessage } from "../../src/contracts/verification-message";
 import { afterResponses } from "./after-response";
 
 /** A message the app put on the verifications queue, with its delay. */

@@ -2,12 +2,12 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
 import { afterEach, beforeEach, expect, type MockInstance, vi } from "vitest";
+import type { DeliveryMessage } from "../../src/contracts/delivery-message";
 import * as schema from "../../src/db/schema";
+import type { DeliveryAttempt } from "../../src/event-destinations/schemas";
 import jobs from "../../src/jobs";
 import { nowIso } from "../../src/lib/clock";
 import { newId } from "../../src/lib/ids";
-import type { DeliveryAttempt } from "../../src/event-destinations/schemas";
-import type { DeliveryMessage } from "../../src/contracts/delivery-message";
 import { type ApiClient, client, expectStatus } from "./api";
 import { createAccount, type TestAccount } from "./factories";
 import type { List } from "./types";

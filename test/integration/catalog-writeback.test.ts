@@ -8,13 +8,13 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import worker from "../../src/index";
-import { clearCatalogMemory, etagOf } from "../../src/tax/serve";
 import {
   CATALOG_KEYS,
   type CatalogMetadata,
   catalogDocuments,
   publishedEntries,
 } from "../../src/tax/documents";
+import { clearCatalogMemory, etagOf } from "../../src/tax/serve";
 
 const KEY = CATALOG_KEYS.regime("es");
 const NEWER = '{"id":"es","object":"tax_regime","taxes":[],"note":"a fix published after this deploy"}';

@@ -180,6 +180,28 @@ describe("GET /v1/customers filters", () => {
       expectError(res, 400, "parameter_invalid", param);
     });
 
+    // Found by a new user: a search answered 200 to a cursor naming no customer at all.
+    it.each([
+      ["q=outlet", "starting_after"],
+      ["q=outlet", "ending_before"],
+      ["q=ou", "starting_after"],
+      ["q=Acme%20Widgets", "ending_before"],
+    ])("a search list's unknown cursor is 400: %s with %s", async (filter, param) => {
+      for (const cursor of ["cus_00000000000000000000000000", "cus_nope", "nope"]) {
+        const res = await api.get(`/v1/customers?${filter}&${param}=${cursor}`);
+        expectError(res, 400, "parameter_invalid", param);
+      }
+      // The id plan too: q is a customer's id.
+      const res = await api.get(`/v1/customers?q=${id.acme}&${param}=cus_00000000000000000000000000`);
+      expectError(res, 400, "parameter_invalid", param);
+      // An account with no customers at all, and a country filter on top.
+      const empty = client((await createAccount()).testKey);
+      for (const query of [filter, `${filter}&country=PT`]) {
+        const res = await empty.get(`/v1/customers?${query}&${param}=cus_00000000000000000000000000`);
+        expectError(res, 400, "parameter_invalid", param);
+      }
+    });
+
     it("a cursor inside the filter is accepted", async () => {
       expect(await list(`country=US&ending_before=${id.acme}`)).toEqual(["deal"]);
     });

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { sha256Hex } from "../../src/lib/crypto";
-import { deleteExpiredIdempotencyKeys } from "../../src/http/idempotency";
 import type { Invoice } from "../../src/invoices/schemas";
+import { sha256Hex } from "../../src/lib/crypto";
+import { deleteExpiredIdempotencyKeys } from "../../src/retention/expire";
 import { client, expectStatus, request } from "../helpers/api";
 import { useClock } from "../helpers/clock";
 import { beforeBatches, countRows, failingWith } from "../helpers/db";

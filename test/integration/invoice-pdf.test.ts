@@ -6,8 +6,8 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { pdfKey } from "../../src/invoices/pdf/generate";
 import type { PdfMessage } from "../../src/contracts/pdf-message";
+import { pdfKey } from "../../src/invoices/pdf/generate";
 import { client, expectStatus } from "../helpers/api";
 import { useClock } from "../helpers/clock";
 import { createAccount } from "../helpers/factories";

@@ -1,12 +1,15 @@
 /**
  * The OpenAPI document against the running app: every mounted route is documented, the
- * response check that `request()` applies to every response bites, and a webhook delivery
- * is what the document's `webhooks` say.
+ * response check that `request()` applies to every response bites, the errors a test can only
+ * provoke around `request()` are documented too, and a webhook delivery is what the
+ * document's `webhooks` say.
  */
+import { createExecutionContext } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { app } from "../../src/app";
 import { client, expectStatus } from "../helpers/api";
-import { createAccount, createCustomer, createDestination } from "../helpers/factories";
+import { createAccount, createCustomer, createDestination, validCustomer } from "../helpers/factories";
 import { checkResponse, openApi, schemaErrors } from "../helpers/openapi";
 import { captureFetch } from "../helpers/webhooks";
 
@@ -95,6 +98,109 @@ describe("every response a test receives is checked against the document", () =>
     expect(() =>
       checkResponse("GET", "/v1/nothing-here", json(404, envelope("resource_missing"))),
     ).not.toThrow();
+  });
+});
+
+describe("error bodies are held to the whole envelope", () => {
+  const notFound = (error: Record<string, unknown>) => json(404, { error });
+  const full = { type: "invalid_request_error", code: "resource_missing", message: "m", request_id: "req_x" };
+
+  it("the envelope as errorResponse writes it passes, with or without param", () => {
+    expect(() => checkResponse("GET", "/v1/customers/cus_x", notFound(full))).not.toThrow();
+    expect(() =>
+      checkResponse("GET", "/v1/customers/cus_x", notFound({ ...full, param: "id" })),
+    ).not.toThrow();
+  });
+
+  it("an error without its message or request_id fails", () => {
+    const { message: _, ...noMessage } = full;
+    expect(() => checkResponse("GET", "/v1/customers/cus_x", notFound(noMessage))).toThrow(
+      /retrieveCustomer\) answered 404: a body the document does not allow: .*message/,
+    );
+    const { request_id: __, ...noRequestId } = full;
+    expect(() => checkResponse("GET", "/v1/customers/cus_x", notFound(noRequestId))).toThrow(/request_id/);
+  });
+
+  it("a field the envelope does not have fails, in the error or beside it", () => {
+    expect(() =>
+      checkResponse("GET", "/v1/customers/cus_x", notFound({ ...full, doc_url: "https://x" })),
+    ).toThrow(/doc_url/);
+    expect(() =>
+      checkResponse("GET", "/v1/customers/cus_x", json(404, { error: full, detail: "x" })),
+    ).toThrow(/detail/);
+  });
+
+  it("a type other than its status's fails", () => {
+    expect(() =>
+      checkResponse("GET", "/v1/customers/cus_x", notFound({ ...full, type: "api_error" })),
+    ).toThrow(/answered 404: a body the document does not allow: .*type/);
+  });
+
+  it("a request_id other than the Request-Id header fails", () => {
+    expect(() =>
+      checkResponse("GET", "/v1/customers/cus_x", notFound({ ...full, request_id: "req_other" })),
+    ).toThrow(/error.request_id is not the Request-Id header/);
+  });
+});
+
+describe("errors a test provokes around request() are documented too", () => {
+  /** Sends straight to the Worker, then holds the answer to the document as request() does. */
+  async function raw(method: string, path: string, init: RequestInit, bindings?: Partial<Env>) {
+    const res = bindings
+      ? await app.fetch(
+          new Request(`http://api.test${path}`, { method, ...init }),
+          { ...env, ...bindings },
+          createExecutionContext(),
+        )
+      : await exports.default.fetch(`http://api.test${path}`, { method, ...init });
+    const received = { status: res.status, headers: res.headers, text: await res.text() };
+    checkResponse(method, path, received);
+    return { ...received, code: (JSON.parse(received.text) as { error: { code: string } }).error.code };
+  }
+
+  it("a body that is not UTF-8 (400 json_invalid), a streamed body over 1 MiB (413)", async () => {
+    const headers = {
+      authorization: `Bearer ${(await createAccount()).testKey}`,
+      "content-type": "application/json",
+    };
+    const bytes = new TextEncoder().encode(JSON.stringify({ ...validCustomer, name: "Acme X" }));
+    bytes.set([0xc3, 0x28], bytes.indexOf("X".charCodeAt(0)));
+    expect(await raw("POST", "/v1/customers", { headers, body: bytes })).toMatchObject({
+      status: 400,
+      code: "json_invalid",
+    });
+    const chunk = new TextEncoder().encode(" ".repeat(64 * 1024));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent > 1024 * 1024) return controller.close();
+        controller.enqueue(chunk);
+        sent += chunk.length;
+      },
+    });
+    expect(await raw("POST", "/v1/customers", { headers, body })).toMatchObject({
+      status: 413,
+      code: "request_too_large",
+    });
+  });
+
+  it("429 rate_limited from each limiter: per key, per address without a valid key, the public catalog", async () => {
+    const refuse = { limit: async () => ({ success: false }) } as RateLimit;
+    const limiters = { KEY_RATE_LIMITER: refuse, ADDRESS_RATE_LIMITER: refuse, CATALOG_RATE_LIMITER: refuse };
+    // An address of this test's own: a refused address is remembered for its period.
+    const address = "198.51.100.231";
+    const { testKey } = await createAccount();
+    const sends: [string, Record<string, string>][] = [
+      ["/v1/account", { authorization: `Bearer ${testKey}` }],
+      ["/v1/account", { authorization: "Bearer sk_test_unknown", "cf-connecting-ip": address }],
+      ["/v1/tax-regimes/es", { "cf-connecting-ip": address }],
+    ];
+    for (const [path, headers] of sends) {
+      expect(await raw("GET", path, { headers }, limiters), path).toMatchObject({
+        status: 429,
+        code: "rate_limited",
+      });
+    }
   });
 });
 

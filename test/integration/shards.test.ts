@@ -8,10 +8,10 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { DeliveryMessage } from "../../src/contracts/delivery-message";
 import { shardEnv, shardNames } from "../../src/db/shards";
 import jobs from "../../src/jobs";
 import { nowMs } from "../../src/lib/clock";
-import type { DeliveryMessage } from "../../src/contracts/delivery-message";
 import { afterResponses } from "../helpers/after-response";
 import { client, expectStatus, request } from "../helpers/api";
 import { topUp } from "../helpers/balance";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { clearCatalogMemory, etagOf } from "../../src/tax/serve";
 import { CATALOG_KEYS, catalogDocuments } from "../../src/tax/documents";
+import { clearCatalogMemory, etagOf } from "../../src/tax/serve";
 import { expectStatus, request } from "../helpers/api";
 
 async function emptyKv() {

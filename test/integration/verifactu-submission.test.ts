@@ -8,8 +8,8 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import jobs from "../../src/jobs";
 import type { SubmissionMessage } from "../../src/contracts/submission-message";
+import jobs from "../../src/jobs";
 import { client, expectStatus } from "../helpers/api";
 import { useClock } from "../helpers/clock";
 import { breakTable } from "../helpers/db";

@@ -9,12 +9,12 @@ import { env } from "cloudflare:workers";
 import { inArray } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest";
+import type { DeliveryMessage } from "../../src/contracts/delivery-message";
 import * as schema from "../../src/db/schema";
 import { nowMs } from "../../src/lib/clock";
 import { connectionSlots } from "../../src/lib/connections";
 import { retryDelayAfter } from "../../src/webhooks/config";
 import { dispatchAfterWrite, MAX_FIRST_ATTEMPTS } from "../../src/webhooks/first-attempt";
-import type { DeliveryMessage } from "../../src/contracts/delivery-message";
 import { afterResponses } from "../helpers/after-response";
 import { client, expectStatus } from "../helpers/api";
 import { useClock } from "../helpers/clock";
@@ -58,7 +58,7 @@ beforeEach(async () => {
 afterEach(() => vi.restoreAllMocks());
 
 /** Creates a customer and waits for what its request left running: its first attempts. */
-async function createCustomer(): Promise<string> {
+async function customerCreatedEvent(): Promise<string> {
   const res = await client(account.testKey).post("/v1/customers", validCustomer);
   expectStatus(res, 201);
   await afterResponses();
@@ -79,7 +79,7 @@ const callsFor = (url: string, eventId: string) =>
 describe("a write makes its events' first delivery attempts itself", () => {
   it("the first attempt goes from the write, signed, without the queue; it is recorded as attempt 1 and the event marked dispatched", async () => {
     const dest = await createDestination(account.testKey, { enabled_events: ["customer.created"] });
-    const eventId = await createCustomer();
+    const eventId = await customerCreatedEvent();
 
     const [call, ...more] = callsFor(dest.url, eventId);
     expect(more).toEqual([]);
@@ -95,7 +95,7 @@ describe("a write makes its events' first delivery attempts itself", () => {
   it("a failed first attempt queues attempt 2 after the first retry delay, records the failure and the destination's failing streak, and marks the event", async () => {
     const dest = await createDestination(account.testKey, { enabled_events: ["customer.created"] });
     failing.add(dest.url);
-    const eventId = await createCustomer();
+    const eventId = await customerCreatedEvent();
 
     expect(callsFor(dest.url, eventId)).toHaveLength(1);
     expect(queued).toEqual([
@@ -118,7 +118,7 @@ describe("a write makes its events' first delivery attempts itself", () => {
     const down = await createDestination(account.testKey);
     const unsubscribed = await createDestination(account.testKey, { enabled_events: ["invoice.issued"] });
     failing.add(down.url);
-    const eventId = await createCustomer();
+    const eventId = await customerCreatedEvent();
 
     expect(callsFor(ok.url, eventId)).toHaveLength(1);
     expect(callsFor(down.url, eventId)).toHaveLength(1);
@@ -191,7 +191,7 @@ describe("first attempts cut short: the event is left for the sweep, at least on
     const dest = await createDestination(account.testKey, { enabled_events: ["customer.created"] });
     failing.add(dest.url);
     sendBatch.mockRejectedValueOnce(new Error("Queue send failed"));
-    const eventId = await createCustomer();
+    const eventId = await customerCreatedEvent();
 
     expect(callsFor(dest.url, eventId)).toHaveLength(1);
     expect(await dispatchedAt(eventId)).toBeNull();
@@ -210,7 +210,7 @@ describe("first attempts cut short: the event is left for the sweep, at least on
   it("a first attempt that cannot be recorded leaves the event unmarked, and the sweep queues it again", async () => {
     const clock = useClock(nowMs());
     const dest = await createDestination(account.testKey, { enabled_events: ["customer.created"] });
-    const eventId = await failingWith("BEFORE INSERT ON delivery_attempts", createCustomer);
+    const eventId = await failingWith("BEFORE INSERT ON delivery_attempts", customerCreatedEvent);
 
     expect(callsFor(dest.url, eventId)).toHaveLength(1);
     expect(await dispatchedAt(eventId)).toBeNull();

@@ -6,8 +6,8 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { nowMs } from "../../src/lib/clock";
 import type { DeliveryMessage } from "../../src/contracts/delivery-message";
+import { nowMs } from "../../src/lib/clock";
 import { client, expectStatus } from "../helpers/api";
 import { useClock } from "../helpers/clock";
 import {

@@ -128,33 +128,33 @@ describe("resend", () => {
     expect(t.callsTo(dest.url)).toHaveLength(2);
   });
 
-  it("an unknown event, or another account's, is 404 resource_missing on event", async () => {
+  it("an unknown event, or another account's, is 400 parameter_invalid on event, as any unknown id in a body", async () => {
     const dest = await createDestination(t.api);
     const stranger = await createAccount();
     const theirs = await insertEvent(stranger.id);
     for (const eventId of [theirs, "evt_00000000000000000000000000", "nope"]) {
       const res = await t.api.post(resendPath(dest.id), { event: eventId });
-      expectError(res, 404, "resource_missing", "event");
+      expectError(res, 400, "parameter_invalid", "event");
       expect(res.body.error.message).toContain(eventId);
     }
   });
 
-  it("a test key cannot resend a live event, nor a live key a test event: 404 on event", async () => {
+  it("a test key cannot resend a live event, nor a live key a test event: 400 on event", async () => {
     const testDest = await createDestination(t.account.testKey);
     const liveDest = await createDestination(t.account.liveKey);
     const liveEvent = await insertEvent(t.account.id, { live: true });
     const testEvent = await insertEvent(t.account.id, { live: false });
     expectError(
       await t.api.post(resendPath(testDest.id), { event: liveEvent }),
-      404,
-      "resource_missing",
+      400,
+      "parameter_invalid",
       "event",
     );
     const live = client(t.account.liveKey);
     expectError(
       await live.post(resendPath(liveDest.id), { event: testEvent }),
-      404,
-      "resource_missing",
+      400,
+      "parameter_invalid",
       "event",
     );
     await waitOutStrays();

@@ -7,8 +7,8 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest";
-import { nowMs } from "../../src/lib/clock";
 import type { DeliveryMessage } from "../../src/contracts/delivery-message";
+import { nowMs } from "../../src/lib/clock";
 import { type RedriveFilter, redriveStatement } from "../../src/webhooks/redrive";
 import { client, expectStatus } from "../helpers/api";
 import { failingWith } from "../helpers/db";

@@ -6,34 +6,16 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOLERANCE_SECONDS, verifySignature } from "../../examples/node-client/src/signature";
 import { signatureHeader } from "../../src/webhooks/signature";
+import { NODE, type NpmStart, root, startNpmStart } from "./server";
 
-const root = decodeURIComponent(new URL("../../", import.meta.url).pathname);
-// Node 22 of the devDependencies (what npm scripts run), whatever `node` the machine has.
-const NODE = `${root}node_modules/.bin/node`;
 const EXAMPLE = "examples/node-client";
 const run = (args: string[]) => spawnSync(NODE, args, { cwd: root, encoding: "utf8" });
 const generateTypes = () =>
   run(["node_modules/openapi-typescript/bin/cli.js", ".build/public/v1/openapi.json"]);
 const typeCheck = (project: string) => run(["node_modules/typescript/bin/tsc", "--noEmit", "-p", project]);
-
-// node.d.ts types `process` only as far as the other tooling tests use it.
-const nodeProcess = process as unknown as {
-  env: Record<string, string | undefined>;
-  /** A negative pid signals the whole process group. */
-  kill(pid: number, signal: "SIGTERM" | "SIGKILL"): boolean;
-};
-/** Signals a process group; one that has already gone is fine. */
-function stopGroup(pid: number, signal: "SIGTERM" | "SIGKILL") {
-  try {
-    nodeProcess.kill(-pid, signal);
-  } catch {}
-}
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Runs the example as its README does (`npx tsx …`), stopped after 60 s. */
 function runExample(
@@ -59,17 +41,6 @@ function runExample(
     child.on("exit", (code) => {
       clearTimeout(timer);
       resolve({ code, ...out });
-    });
-  });
-}
-
-/** A free port on 127.0.0.1. */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
     });
   });
 }
@@ -159,55 +130,16 @@ describe("the example's signature verifier", () => {
 });
 
 describe("the typed client example against npm start", () => {
-  let state = "";
+  let server: NpmStart;
   let base = "";
-  let server:
-    | { pid?: number; exitCode: number | null; on(event: "exit", done: () => void): void }
-    | undefined;
-  let serverOutput = "";
-  const decoder = new TextDecoder();
 
   beforeAll(async () => {
-    // As bench/ does: migrate and seed a state of its own first, then serve it.
-    state = mkdtempSync(`${tmpdir()}/example-client-`);
-    const setup = run(["scripts/start.mjs", "--persist-to", state, "--setup-only"]);
-    expect(setup.status, setup.stdout + setup.stderr).toBe(0);
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    // Its own process group: stopping it stops wrangler and workerd under it.
-    const child = spawn(
-      NODE,
-      ["scripts/start.mjs", "--persist-to", state, "--port", String(port), "--log-level", "warn"],
-      { cwd: root, detached: true, stdio: ["ignore", "pipe", "pipe"] },
-    );
-    for (const stream of [child.stdout, child.stderr]) {
-      stream.on("data", (chunk) => {
-        serverOutput += decoder.decode(chunk);
-      });
-    }
-    server = child;
-    // 20-40 s on a busy 2-core machine; much more means something is wrong.
-    const deadline = Date.now() + 150_000;
-    while (Date.now() < deadline && child.exitCode === null) {
-      const up = await fetch(`${base}/health`).then(
-        (res) => res.ok,
-        () => false,
-      );
-      if (up) return;
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-    throw new Error(`npm start did not answer on ${base}:\n${serverOutput}`);
+    server = await startNpmStart("example-client");
+    base = server.base;
   }, 180_000);
 
   afterAll(async () => {
-    if (server?.pid !== undefined) {
-      const exited = new Promise<void>((resolve) => server?.on("exit", resolve));
-      // The whole group, even when start.mjs itself is gone: wrangler and workerd run under it.
-      stopGroup(server.pid, "SIGTERM");
-      if (server.exitCode === null) await Promise.race([exited, sleep(10_000)]);
-      stopGroup(server.pid, "SIGKILL");
-    }
-    if (state) rmSync(state, { recursive: true, force: true });
+    await server?.stop();
   }, 30_000);
 
   it("the local seed gives all four dev environments a complete, valid profile and 100.00 EUR of credit: each key issues at once", async () => {
@@ -251,7 +183,7 @@ describe("the typed client example against npm start", () => {
 
   it("creates a Spanish customer, issues an invoice with IVA and IRPF, verifies invoice.issued and fetches the event", async () => {
     const result = await runExample({ API_BASE: base, API_KEY: "sk_test_es_localdev" });
-    const output = `${result.stdout}\n--- stderr ---\n${result.stderr}\n--- server ---\n${serverOutput}`;
+    const output = `${result.stdout}\n--- stderr ---\n${result.stderr}\n--- server ---\n${server.output()}`;
     expect(result.code, output).toBe(0);
     expect(result.stderr, output).not.toMatch(/refused/);
 

@@ -33,8 +33,19 @@ const { version } = JSON.parse(readFileSync(new URL("package.json", root), "utf8
 const routes = ROUTES as readonly Route[];
 const operationOf = (r: Route) => served.paths[openApiPath(r.path)]?.[r.method] as Operation;
 const codesOf = (op: Operation, status: number): string[] =>
-  op.responses[status]?.content?.["application/json"]?.schema.allOf[1].properties.error.properties.code
-    .enum ?? [];
+  op.responses[status]?.content?.["application/json"]?.schema.properties.error.properties.code.enum ?? [];
+
+const withoutEnum = ({ enum: _, ...rest }: Record<string, unknown>) => rest;
+
+/** The error `type` of a status, as src/http/errors.ts assigns it. */
+const errorTypeOf = (status: number) =>
+  status === 401
+    ? "authentication_error"
+    : status === 429
+      ? "rate_limit_error"
+      : status >= 500
+        ? "api_error"
+        : "invalid_request_error";
 
 describe("the OpenAPI document", () => {
   it("is a valid OpenAPI 3.1 document for an independent validator (@seriousme/openapi-schema-validator)", async () => {
@@ -65,9 +76,7 @@ describe("the OpenAPI document", () => {
       const op = operationOf(r);
       for (const [status, spec] of Object.entries(op.responses)) {
         if (Number(status) < 400) continue;
-        expect(spec.content?.["application/json"]?.schema.allOf[0], routeKey(r)).toEqual({
-          $ref: "#/components/schemas/Error",
-        });
+        expect(Object.keys(spec.content ?? {}), `${routeKey(r)} ${status}`).toEqual(["application/json"]);
         for (const code of codesOf(op, Number(status))) {
           expect(ERROR_STATUS[code as keyof typeof ERROR_STATUS], `${routeKey(r)} ${code}`).toBe(
             Number(status),
@@ -76,6 +85,37 @@ describe("the OpenAPI document", () => {
       }
       expect(codesOf(op, 500), routeKey(r)).toEqual(["api_error"]);
     }
+  });
+
+  it("every error response is the whole envelope, self-contained: the Error component with its type and codes narrowed", () => {
+    const envelope = served.components.schemas.Error;
+    const fields = envelope.properties.error;
+    // What src/http/errors.ts `errorResponse` writes, `param` only when there is one.
+    expect(Object.keys(fields.properties)).toEqual(["type", "code", "message", "param", "request_id"]);
+    expect(fields.required).toEqual(["type", "code", "message", "request_id"]);
+    expect([envelope.additionalProperties, fields.additionalProperties]).toEqual([false, false]);
+    let count = 0;
+    for (const r of routes) {
+      for (const [status, spec] of Object.entries(operationOf(r).responses)) {
+        if (Number(status) < 400) continue;
+        const schema = spec.content?.["application/json"]?.schema;
+        const what = `${routeKey(r)} ${status}`;
+        // No allOf or $ref to merge: a client that reads only this schema reads it all.
+        expect(JSON.stringify(schema), what).not.toMatch(/"allOf"|"\$ref"/);
+        const { type, code, ...rest } = schema.properties.error.properties;
+        const { type: anyType, code: anyCode, ...same } = fields.properties;
+        expect(rest, what).toEqual(same);
+        expect(type, what).toEqual({ ...withoutEnum(anyType), const: errorTypeOf(Number(status)) });
+        expect(code, what).toEqual({ ...withoutEnum(anyCode), enum: expect.any(Array) });
+        expect(code.enum.length, what).toBeGreaterThan(0);
+        expect(
+          { ...schema, properties: { error: { ...schema.properties.error, properties: fields.properties } } },
+          what,
+        ).toEqual(envelope);
+        count++;
+      }
+    }
+    expect(count).toBeGreaterThan(routes.length * 3);
   });
 
   it("authenticated operations use the bearer scheme and answer 401; public ones need no key", () => {

@@ -1,6 +1,6 @@
 import { computeInvoice, type LineInput } from "../../src/invoices/compute";
-import type { PdfInput } from "../../src/pdf/render";
 import type { Invoice } from "../../src/invoices/schemas";
+import type { PdfInput } from "../../src/pdf/render";
 import { qrUrl } from "../../src/verifactu/qr";
 import {
   amountsOf,

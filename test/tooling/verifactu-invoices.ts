@@ -1,6 +1,6 @@
 import { computeInvoice, type LineInput } from "../../src/invoices/compute";
-import { formatMinor } from "../../src/lib/money";
 import type { Invoice } from "../../src/invoices/schemas";
+import { formatMinor } from "../../src/lib/money";
 
 /**
  * Invoice API objects for the VERI*FACTU tests, with lines, breakdown and totals computed by the

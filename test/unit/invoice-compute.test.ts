@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ApiError } from "../../src/http/errors";
 import {
   type ComputeInput,
   type CustomTaxInput,
@@ -6,7 +7,6 @@ import {
   type EsTaxInput,
   type LineInput,
 } from "../../src/invoices/compute";
-import { ApiError } from "../../src/http/errors";
 
 const IVA_NAME = "Impuesto sobre el Valor Añadido (IVA)";
 const IRPF_NAME = "Impuesto sobre la Renta de las Personas Físicas (IRPF)";

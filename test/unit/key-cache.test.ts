@@ -4,7 +4,7 @@
  * test/integration/auth-cache.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import type { Caller } from "../../src/http/context";
+import type { Caller } from "../../src/contracts/caller";
 import { KeyCache } from "../../src/http/key-cache";
 import { useClock } from "../helpers/clock";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isValidSpanishNif } from "../../src/tax-ids/es-nif";
 import { checkTaxId, type TaxIdCheck, type TaxIdType } from "../../src/tax-ids/check";
+import { isValidSpanishNif } from "../../src/tax-ids/es-nif";
 
 const check = (country: string, type: TaxIdType, value: string) => checkTaxId({ country, type, value });
 

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import type { RegistroAlta } from "../../src/contracts/verifactu-record";
 import {
   AEAT_VERIFACTU_PRE_SEAL_URL,
   AEAT_VERIFACTU_PRE_URL,
@@ -7,7 +8,6 @@ import {
   aeatRecordRegistry,
 } from "../../src/verifactu/aeat";
 import { type Issuer, MAX_RECORDS_PER_REQUEST, type SubmissionAnswer } from "../../src/verifactu/registry";
-import type { RegistroAlta } from "../../src/contracts/verifactu-record";
 import {
   escapeText,
   regFactuXml,

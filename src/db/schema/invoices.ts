@@ -15,9 +15,7 @@ import {
   type TaxTreatment,
   VERIFACTU_STATUSES,
 } from "../../constants";
-import type { RecordBody } from "../../verifactu/record";
-import type { RegistrationError } from "../../verifactu/registry";
-import type { RegistroAlta } from "../../contracts/verifactu-record";
+import type { RecordBody, RegistrationError, RegistroAlta } from "../../contracts/verifactu-record";
 import { accounts } from "./accounts";
 import { customers } from "./customers";
 
@@ -81,10 +79,11 @@ export type StoredPaymentTerms = {
  * strings are made by the serializer.
  *
  * Numbering: `counter` is unique per (account, environment, series, counter_key), where
- * `counter_key` is "" for series numbering and the customer id for customer numbering. That
- * unique index is the counter: an issuance reads the last number and inserts the next in
- * its batch, and of two concurrent issues with the same number one fails and retries, so
- * numbers are gapless and a rejected request consumes none.
+ * `counter_key` is "" for series numbering and the customer id for customer numbering. The
+ * INSERT takes its own number (`nextCounter`, src/invoices/numbering.ts: the last counter
+ * plus one, read by the same statement), and D1 runs one batch at a time, so concurrent
+ * issues queue instead of racing; the unique index is the backstop. Numbers are gapless and a
+ * rejected request consumes none.
  */
 export const invoices = sqliteTable(
   "invoices",

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { isPdfMessage } from "../../contracts/pdf-message";
 import { createDb } from "../../db/client";
 import { invoices } from "../../db/schema";
 import { consumerWriter } from "../../events/writer";
@@ -6,7 +7,6 @@ import { connectionSlots } from "../../lib/connections";
 import { logError } from "../../lib/log";
 import { SERVED_COLUMNS } from "../find";
 import { generatePdf } from "./generate";
-import { isPdfMessage } from "../../contracts/pdf-message";
 
 /**
  * The `invoice-pdfs` consumer: renders and stores each invoice's PDF once. An invoice whose PDF

@@ -1,4 +1,4 @@
-import { retrieveAccount } from "./retrieve";
-import { updateAccount } from "./update";
+import { retrieveAccountRoute } from "./retrieve";
+import { updateAccountRoute } from "./update";
 
-export const accountRoutes = [retrieveAccount, updateAccount];
+export const accountRoutes = [retrieveAccountRoute, updateAccountRoute];

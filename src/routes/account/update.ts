@@ -1,30 +1,11 @@
-import { and, eq, inArray } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
-import type { Context } from "hono";
-import { counted } from "../../db/client";
-import { accountDefaultPaymentInstructions, accountEnvironments, paymentInstructions } from "../../db/schema";
-import type { AppEnv } from "../../http/context";
-import { writerOf } from "../../events/writer";
-import { nowIso } from "../../lib/clock";
-import { isForeignKeyViolation } from "../../db/errors";
-import { ApiError } from "../../http/errors";
-import { isId } from "../../lib/ids";
-import { addressColumns, addressSet, NO_TAX_ID, newTaxIdColumns } from "../../party/address";
-import { route } from "../../http/route";
-import { ownedBy } from "../../db/scope";
-import { insertTaxId, queueAfterWrite, taxIdRow, verifiesFor } from "../../tax-ids/write";
-import { loadAccount } from "./retrieve";
-import { accountObject, type UpdateAccountBody, updateAccountBody } from "../../account/schemas";
+import { accountObject, updateAccountBody } from "../../account/schemas";
 import { serializeAccount } from "../../account/serialize";
+import { updateAccount as update } from "../../account/update";
+import { writerOf } from "../../events/writer";
+import { route } from "../../http/route";
 
-const PARAM = "default_payment_instructions";
-
-/**
- * Per environment: `default_payment_instructions` (an ordered list, first preferred, of the
- * environment's instructions, no duplicates, at most ten; it replaces the previous list) and
- * the issuer profile (`legal_name`, `tax_id`, `address`; null clears, an address merges).
- */
-export const updateAccount = route({
+/** Omitted fields stay; the profile is per environment (src/account/update.ts). */
+export const updateAccountRoute = route({
   method: "patch",
   path: "/v1/account",
   tag: "Account",
@@ -32,98 +13,7 @@ export const updateAccount = route({
   request: { json: updateAccountBody },
   responses: { 200: { description: "The updated account.", schema: accountObject } },
   handler: async (c, { json: body }) => {
-    await applyAccountUpdate(c, body);
-    return c.json(serializeAccount(await loadAccount(c.get("db"), c.get("caller")), c.get("caller").live));
+    const caller = c.get("caller");
+    return c.json(serializeAccount(await update(writerOf(c), caller, body), caller.live));
   },
 });
-
-async function applyAccountUpdate(c: Context<AppEnv>, body: UpdateAccountBody): Promise<void> {
-  if (Object.keys(body).length === 0) return;
-  const db = c.get("db");
-  const caller = c.get("caller");
-  const current = (await loadAccount(db, caller)).environment;
-  const now = nowIso();
-  // A replaced Tax ID is a new object (new id), with its own row in `tax_ids`.
-  const taxId = body.tax_id ? newTaxIdColumns(body.tax_id, verifiesFor(caller, c.env)) : null;
-  const stored = taxId && taxIdRow(taxId, caller, { type: "account", id: caller.accountId });
-  const address =
-    body.address === undefined ? null : addressColumns(body.address, current?.addressLine1 ? current : null);
-  const profile = {
-    ...(body.legal_name !== undefined && { legalName: body.legal_name }),
-    ...(body.tax_id !== undefined && (taxId ?? NO_TAX_ID)),
-    ...address,
-  };
-  // Only this environment's row moves: the other environment sees no change. An existing row
-  // takes the address by field at write time, so a concurrent PATCH of another field survives.
-  const statements: BatchItem<"sqlite">[] = [
-    db
-      .insert(accountEnvironments)
-      .values({ accountId: caller.accountId, live: caller.live, ...profile, updatedAt: now })
-      .onConflictDoUpdate({
-        target: [accountEnvironments.accountId, accountEnvironments.live],
-        set: {
-          ...profile,
-          ...(address && addressSet(body.address ?? null, address, accountEnvironments)),
-          updatedAt: now,
-        },
-      }),
-  ];
-  if (stored) statements.push(insertTaxId(db, stored));
-  if (body.default_payment_instructions !== undefined) {
-    statements.push(...(await defaultsStatements(c, body.default_payment_instructions)));
-  }
-  try {
-    // One batch is one transaction: the old list is never half replaced.
-    await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-  } catch (err) {
-    // An instruction deleted between the check and this write.
-    if (isForeignKeyViolation(err))
-      throw new ApiError("parameter_invalid", "A payment instruction no longer exists.", { param: PARAM });
-    throw err;
-  }
-  if (stored) queueAfterWrite(writerOf(c), [stored]);
-}
-
-function noSuchInstruction(id: string, index: number): ApiError {
-  return new ApiError("parameter_invalid", `No such payment instruction: '${id}'.`, {
-    param: `${PARAM}.${index}`,
-  });
-}
-
-/** Checks the new default list and returns the statements that replace the old one. */
-async function defaultsStatements(c: Context<AppEnv>, ids: string[]): Promise<BatchItem<"sqlite">[]> {
-  const db = c.get("db");
-  const caller = c.get("caller");
-  const seen = new Set<string>();
-  ids.forEach((id, i) => {
-    if (!isId("paymentInstruction", id)) throw noSuchInstruction(id, i);
-    if (seen.has(id)) {
-      throw new ApiError("parameter_invalid", `'${id}' appears more than once.`, { param: `${PARAM}.${i}` });
-    }
-    seen.add(id);
-  });
-  if (ids.length > 0) {
-    const found = await counted(
-      db,
-      db
-        .select({ id: paymentInstructions.id })
-        .from(paymentInstructions)
-        .where(and(inArray(paymentInstructions.id, ids), ownedBy(paymentInstructions, caller))),
-    );
-    const existing = new Set(found.map((r) => r.id));
-    const missing = ids.findIndex((id) => !existing.has(id));
-    if (missing !== -1) throw noSuchInstruction(ids[missing] as string, missing);
-  }
-  const table = accountDefaultPaymentInstructions;
-  const clear = db
-    .delete(table)
-    .where(and(eq(table.accountId, caller.accountId), eq(table.live, caller.live)));
-  if (ids.length === 0) return [clear];
-  const rows = ids.map((id, position) => ({
-    accountId: caller.accountId,
-    live: caller.live,
-    position,
-    paymentInstructionId: id,
-  }));
-  return [clear, db.insert(table).values(rows)];
-}

@@ -1,4 +1,4 @@
-import { listBalanceTransactions } from "./list";
-import { retrieveBalanceTransaction } from "./retrieve";
+import { listBalanceTransactionsRoute } from "./list";
+import { retrieveBalanceTransactionRoute } from "./retrieve";
 
-export const balanceTransactionRoutes = [listBalanceTransactions, retrieveBalanceTransaction];
+export const balanceTransactionRoutes = [listBalanceTransactionsRoute, retrieveBalanceTransactionRoute];

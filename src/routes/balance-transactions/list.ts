@@ -1,13 +1,11 @@
-import { and, eq } from "drizzle-orm";
-import { balanceTransactions } from "../../db/schema";
-import { listOf } from "../../http/schemas";
-import { listBody, paginate } from "../../http/pagination";
-import { route } from "../../http/route";
-import { ownedBy } from "../../db/scope";
+import { listBalanceTransactions } from "../../balance/list";
 import { balanceTransactionObject, listBalanceTransactionsQuery } from "../../balance/schemas";
 import { serializeBalanceTransaction } from "../../balance/serialize";
+import { listBody } from "../../http/pagination";
+import { route } from "../../http/route";
+import { listOf } from "../../http/schemas";
 
-export const listBalanceTransactions = route({
+export const listBalanceTransactionsRoute = route({
   method: "get",
   path: "/v1/balance-transactions",
   tag: "Balance",
@@ -17,12 +15,7 @@ export const listBalanceTransactions = route({
     200: { description: "Balance transactions, newest first.", schema: listOf(balanceTransactionObject) },
   },
   handler: async (c, { query }) => {
-    const t = balanceTransactions;
-    const where = and(
-      ownedBy(t, c.get("caller")),
-      query.type === undefined ? undefined : eq(t.type, query.type),
-    );
-    const page = await paginate(c.get("db"), t, "balanceTransaction", where, query);
+    const page = await listBalanceTransactions(c.get("db"), c.get("caller"), query);
     return c.json(listBody("/v1/balance-transactions", page, serializeBalanceTransaction));
   },
 });

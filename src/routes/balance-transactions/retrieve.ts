@@ -1,9 +1,9 @@
-import { idParams, route } from "../../http/route";
 import { findBalanceTransaction } from "../../balance/find";
 import { balanceTransactionObject } from "../../balance/schemas";
 import { serializeBalanceTransaction } from "../../balance/serialize";
+import { idParams, route } from "../../http/route";
 
-export const retrieveBalanceTransaction = route({
+export const retrieveBalanceTransactionRoute = route({
   method: "get",
   path: "/v1/balance-transactions/:id",
   tag: "Balance",

@@ -1,3 +1,3 @@
-import { retrieveBalance } from "./retrieve";
+import { retrieveBalanceRoute } from "./retrieve";
 
-export const balanceRoutes = [retrieveBalance];
+export const balanceRoutes = [retrieveBalanceRoute];

@@ -1,13 +1,13 @@
-import { createCustomer } from "./create";
-import { deleteCustomer } from "./delete";
-import { listCustomers } from "./list";
-import { retrieveCustomer } from "./retrieve";
-import { updateCustomer } from "./update";
+import { createCustomerRoute } from "./create";
+import { deleteCustomerRoute } from "./delete";
+import { listCustomersRoute } from "./list";
+import { retrieveCustomerRoute } from "./retrieve";
+import { updateCustomerRoute } from "./update";
 
 export const customerRoutes = [
-  createCustomer,
-  listCustomers,
-  retrieveCustomer,
-  updateCustomer,
-  deleteCustomer,
+  createCustomerRoute,
+  listCustomersRoute,
+  retrieveCustomerRoute,
+  updateCustomerRoute,
+  deleteCustomerRoute,
 ];

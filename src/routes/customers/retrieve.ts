@@ -1,9 +1,9 @@
-import { idParams, route } from "../../http/route";
 import { findCustomer } from "../../customers/find";
 import { customerObject } from "../../customers/schemas";
 import { serializeCustomer } from "../../customers/serialize";
+import { idParams, route } from "../../http/route";
 
-export const retrieveCustomer = route({
+export const retrieveCustomerRoute = route({
   method: "get",
   path: "/v1/customers/:id",
   tag: "Customers",

@@ -1,15 +1,24 @@
-import { idParams, route } from "../../http/route";
 import { changeDestination } from "../../event-destinations/change";
 import { destinationObject } from "../../event-destinations/schemas";
+import { serializeDestination } from "../../event-destinations/serialize";
+import { idParams, route } from "../../http/route";
 
 /** Deliveries stop, including pending retries. */
-export const disableDestination = route({
+export const disableDestinationRoute = route({
   method: "post",
   path: "/v1/event-destinations/:id/disable",
   tag: "Event destinations",
   summary: "Disable an event destination",
   request: { params: idParams },
   responses: { 200: { description: "The destination.", schema: destinationObject } },
-  handler: (c, { params: { id } }) =>
-    changeDestination(c, id, { status: "disabled", disabledReason: "requested" }),
+  handler: async (c, { params: { id } }) =>
+    c.json(
+      serializeDestination(
+        await changeDestination(c.get("db"), c.get("caller"), id, {
+          status: "disabled",
+          disabledReason: "requested",
+        }),
+        { withSecret: true },
+      ),
+    ),
 });

@@ -1,20 +1,26 @@
-import { idParams, route } from "../../http/route";
 import { changeDestination } from "../../event-destinations/change";
 import { destinationObject } from "../../event-destinations/schemas";
+import { serializeDestination } from "../../event-destinations/serialize";
+import { idParams, route } from "../../http/route";
 
 /**
  * Deliveries resume for new events. The failing streak restarts only when it was disabled:
  * enabling an enabled destination cannot postpone its 24-hour disable.
  */
-export const enableDestination = route({
+export const enableDestinationRoute = route({
   method: "post",
   path: "/v1/event-destinations/:id/enable",
   tag: "Event destinations",
   summary: "Enable an event destination",
   request: { params: idParams },
   responses: { 200: { description: "The destination.", schema: destinationObject } },
-  handler: (c, { params: { id } }) =>
-    changeDestination(c, id, (current) =>
-      current.status === "enabled" ? {} : { status: "enabled", disabledReason: null, failingSince: null },
+  handler: async (c, { params: { id } }) =>
+    c.json(
+      serializeDestination(
+        await changeDestination(c.get("db"), c.get("caller"), id, (current) =>
+          current.status === "enabled" ? {} : { status: "enabled", disabledReason: null, failingSince: null },
+        ),
+        { withSecret: true },
+      ),
     ),
 });

@@ -1,25 +1,25 @@
-import { listAttempts } from "./attempts";
-import { createDestination } from "./create";
-import { deleteDestination } from "./delete";
-import { disableDestination } from "./disable";
-import { enableDestination } from "./enable";
-import { listDestinations } from "./list";
-import { pingDestination } from "./ping";
-import { resendEvent } from "./resend";
-import { retrieveDestination } from "./retrieve";
-import { rotateSecret } from "./rotate-secret";
-import { updateDestination } from "./update";
+import { listAttemptsRoute } from "./attempts";
+import { createDestinationRoute } from "./create";
+import { deleteDestinationRoute } from "./delete";
+import { disableDestinationRoute } from "./disable";
+import { enableDestinationRoute } from "./enable";
+import { listDestinationsRoute } from "./list";
+import { pingDestinationRoute } from "./ping";
+import { resendEventRoute } from "./resend";
+import { retrieveDestinationRoute } from "./retrieve";
+import { rotateSecretRoute } from "./rotate-secret";
+import { updateDestinationRoute } from "./update";
 
 export const eventDestinationRoutes = [
-  createDestination,
-  listDestinations,
-  retrieveDestination,
-  updateDestination,
-  deleteDestination,
-  enableDestination,
-  disableDestination,
-  listAttempts,
-  pingDestination,
-  resendEvent,
-  rotateSecret,
+  createDestinationRoute,
+  listDestinationsRoute,
+  retrieveDestinationRoute,
+  updateDestinationRoute,
+  deleteDestinationRoute,
+  enableDestinationRoute,
+  disableDestinationRoute,
+  listAttemptsRoute,
+  pingDestinationRoute,
+  resendEventRoute,
+  rotateSecretRoute,
 ];

@@ -1,13 +1,12 @@
-import { eventDestinations } from "../../db/schema";
-import { listOf } from "../../http/schemas";
-import { listBody, paginate } from "../../http/pagination";
-import { route } from "../../http/route";
-import { ownedBy } from "../../db/scope";
+import { listDestinations } from "../../event-destinations/list";
 import { destinationObject, listDestinationsQuery } from "../../event-destinations/schemas";
 import { serializeDestination } from "../../event-destinations/serialize";
+import { listBody } from "../../http/pagination";
+import { route } from "../../http/route";
+import { listOf } from "../../http/schemas";
 
 /** Without secrets. */
-export const listDestinations = route({
+export const listDestinationsRoute = route({
   method: "get",
   path: "/v1/event-destinations",
   tag: "Event destinations",
@@ -15,8 +14,7 @@ export const listDestinations = route({
   request: { query: listDestinationsQuery },
   responses: { 200: { description: "Destinations, newest first.", schema: listOf(destinationObject) } },
   handler: async (c, { query }) => {
-    const where = ownedBy(eventDestinations, c.get("caller"));
-    const page = await paginate(c.get("db"), eventDestinations, "eventDestination", where, query);
+    const page = await listDestinations(c.get("db"), c.get("caller"), query);
     return c.json(
       listBody("/v1/event-destinations", page, (row) => serializeDestination(row, { withSecret: false })),
     );

@@ -1,9 +1,9 @@
-import { idParams, route } from "../../http/route";
 import { findDestination } from "../../event-destinations/find";
 import { destinationObject } from "../../event-destinations/schemas";
 import { serializeDestination } from "../../event-destinations/serialize";
+import { idParams, route } from "../../http/route";
 
-export const retrieveDestination = route({
+export const retrieveDestinationRoute = route({
   method: "get",
   path: "/v1/event-destinations/:id",
   tag: "Event destinations",

@@ -1,4 +1,4 @@
-import { listEvents } from "./list";
-import { retrieveEvent } from "./retrieve";
+import { listEventsRoute } from "./list";
+import { retrieveEventRoute } from "./retrieve";
 
-export const eventRoutes = [listEvents, retrieveEvent];
+export const eventRoutes = [listEventsRoute, retrieveEventRoute];

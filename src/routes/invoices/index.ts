@@ -1,13 +1,13 @@
-import { createInvoice } from "./create";
-import { listInvoices } from "./list";
-import { retrieveInvoicePdf } from "./pdf";
-import { retrieveInvoice } from "./retrieve";
-import { retrieveVerifactuRecord } from "./verifactu-record";
+import { createInvoiceRoute } from "./create";
+import { listInvoicesRoute } from "./list";
+import { retrieveInvoicePdfRoute } from "./pdf";
+import { retrieveInvoiceRoute } from "./retrieve";
+import { retrieveVerifactuRecordRoute } from "./verifactu-record";
 
 export const invoiceRoutes = [
-  createInvoice,
-  listInvoices,
-  retrieveInvoice,
-  retrieveVerifactuRecord,
-  retrieveInvoicePdf,
+  createInvoiceRoute,
+  listInvoicesRoute,
+  retrieveInvoiceRoute,
+  retrieveVerifactuRecordRoute,
+  retrieveInvoicePdfRoute,
 ];

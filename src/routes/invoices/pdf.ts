@@ -1,9 +1,8 @@
 import { writerOf } from "../../events/writer";
-import { generatePdf, pdfKey } from "../../invoices/pdf/generate";
 import { idParams, route } from "../../http/route";
-import { findInvoice } from "../../invoices/find";
+import { readInvoicePdf } from "../../invoices/pdf/read";
 
-export const retrieveInvoicePdf = route({
+export const retrieveInvoicePdfRoute = route({
   method: "get",
   path: "/v1/invoices/:id/pdf",
   tag: "Invoices",
@@ -17,13 +16,10 @@ export const retrieveInvoicePdf = route({
     },
   },
   handler: async (c, { params }) => {
-    const row = await findInvoice(c.get("db"), c.get("caller"), params.id);
-    const stored = await c.env.PDFS.get(pdfKey(row));
-    const headers = {
+    const { filename, body } = await readInvoicePdf(writerOf(c), c.get("caller"), params.id);
+    return c.body(body, 200, {
       "Content-Type": "application/pdf",
-      "Content-Disposition": `inline; filename="${row.number}.pdf"`,
-    };
-    if (stored) return c.body(stored.body, 200, headers);
-    return c.body((await generatePdf(writerOf(c), row)) as Uint8Array<ArrayBuffer>, 200, headers);
+      "Content-Disposition": `inline; filename="${filename}"`,
+    });
   },
 });

@@ -3,7 +3,7 @@ import { findInvoice } from "../../invoices/find";
 import { invoiceObject } from "../../invoices/schemas";
 import { serializeInvoice } from "../../invoices/serialize";
 
-export const retrieveInvoice = route({
+export const retrieveInvoiceRoute = route({
   method: "get",
   path: "/v1/invoices/:id",
   tag: "Invoices",

@@ -1,11 +1,7 @@
-import { ApiError } from "../../http/errors";
 import { idParams, route } from "../../http/route";
-import { sealThrough } from "../../verifactu/seal";
-import type { RegistroAlta } from "../../contracts/verifactu-record";
-import { registrationXml } from "../../verifactu/xml";
-import { findInvoice } from "../../invoices/find";
+import { verifactuRecordXml } from "../../invoices/verifactu-record";
 
-export const retrieveVerifactuRecord = route({
+export const retrieveVerifactuRecordRoute = route({
   method: "get",
   path: "/v1/invoices/:id/verifactu-record",
   tag: "Invoices",
@@ -18,25 +14,8 @@ export const retrieveVerifactuRecord = route({
       contentType: "application/xml",
     },
   },
-  handler: async (c, { params }) => {
-    const db = c.get("db");
-    const caller = c.get("caller");
-    let row = await findInvoice(db, caller, params.id, true);
-    if (row.verifactuSeq === null) {
-      throw new ApiError(
-        "resource_missing",
-        `Invoice '${params.id}' has no VERI*FACTU record: only invoices of es accounts are registered.`,
-        { param: "id" },
-      );
-    }
-    // Issued moments ago and not sealed yet: seal the chain up to it now (deterministic, so
-    // the consumer computes the same record).
-    if (row.verifactuHash === null) {
-      await sealThrough(db, caller, row.verifactuSeq);
-      row = await findInvoice(db, caller, params.id, true);
-    }
-    return c.body(registrationXml(row.verifactuRecord as RegistroAlta), 200, {
+  handler: async (c, { params }) =>
+    c.body(await verifactuRecordXml(c.get("db"), c.get("caller"), params.id), 200, {
       "Content-Type": "application/xml; charset=utf-8",
-    });
-  },
+    }),
 });

@@ -1,13 +1,13 @@
-import { createPaymentInstruction } from "./create";
-import { deletePaymentInstruction } from "./delete";
-import { listPaymentInstructions } from "./list";
-import { retrievePaymentInstruction } from "./retrieve";
-import { updatePaymentInstruction } from "./update";
+import { createPaymentInstructionRoute } from "./create";
+import { deletePaymentInstructionRoute } from "./delete";
+import { listPaymentInstructionsRoute } from "./list";
+import { retrievePaymentInstructionRoute } from "./retrieve";
+import { updatePaymentInstructionRoute } from "./update";
 
 export const paymentInstructionRoutes = [
-  createPaymentInstruction,
-  listPaymentInstructions,
-  retrievePaymentInstruction,
-  updatePaymentInstruction,
-  deletePaymentInstruction,
+  createPaymentInstructionRoute,
+  listPaymentInstructionsRoute,
+  retrievePaymentInstructionRoute,
+  updatePaymentInstructionRoute,
+  deletePaymentInstructionRoute,
 ];

@@ -1,12 +1,11 @@
-import { paymentInstructions } from "../../db/schema";
-import { listOf } from "../../http/schemas";
-import { listBody, paginate } from "../../http/pagination";
+import { listBody } from "../../http/pagination";
 import { route } from "../../http/route";
-import { ownedBy } from "../../db/scope";
+import { listOf } from "../../http/schemas";
+import { listPaymentInstructions } from "../../payment-instructions/list";
 import { listPaymentInstructionsQuery, paymentInstructionObject } from "../../payment-instructions/schemas";
 import { serializePaymentInstruction } from "../../payment-instructions/serialize";
 
-export const listPaymentInstructions = route({
+export const listPaymentInstructionsRoute = route({
   method: "get",
   path: "/v1/payment-instructions",
   tag: "Payment instructions",
@@ -16,8 +15,7 @@ export const listPaymentInstructions = route({
     200: { description: "Instructions, newest first.", schema: listOf(paymentInstructionObject) },
   },
   handler: async (c, { query }) => {
-    const where = ownedBy(paymentInstructions, c.get("caller"));
-    const page = await paginate(c.get("db"), paymentInstructions, "paymentInstruction", where, query);
+    const page = await listPaymentInstructions(c.get("db"), c.get("caller"), query);
     return c.json(listBody("/v1/payment-instructions", page, serializePaymentInstruction));
   },
 });

@@ -3,7 +3,7 @@ import { findPaymentInstruction } from "../../payment-instructions/find";
 import { paymentInstructionObject } from "../../payment-instructions/schemas";
 import { serializePaymentInstruction } from "../../payment-instructions/serialize";
 
-export const retrievePaymentInstruction = route({
+export const retrievePaymentInstructionRoute = route({
   method: "get",
   path: "/v1/payment-instructions/:id",
   tag: "Payment instructions",

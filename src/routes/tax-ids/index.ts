@@ -1,3 +1,3 @@
-import { retrieveTaxId } from "./retrieve";
+import { retrieveTaxIdRoute } from "./retrieve";
 
-export const taxIdRoutes = [retrieveTaxId];
+export const taxIdRoutes = [retrieveTaxIdRoute];

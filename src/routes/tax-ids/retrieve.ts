@@ -4,7 +4,7 @@ import { taxIdObject } from "../../tax-ids/schemas";
 import { serializeTaxId } from "../../tax-ids/serialize";
 
 /** Any Tax ID of the caller's account and environment, a replaced one too, with its own verification. */
-export const retrieveTaxId = route({
+export const retrieveTaxIdRoute = route({
   method: "get",
   path: "/v1/tax-ids/:id",
   tag: "Tax IDs",

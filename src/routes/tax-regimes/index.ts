@@ -1,8 +1,8 @@
 import { cors } from "hono/cors";
-import { listTaxRegimes } from "./list";
-import { retrieveTaxRegime } from "./retrieve";
+import { listTaxRegimesRoute } from "./list";
+import { retrieveTaxRegimeRoute } from "./retrieve";
 
-export const taxRegimeRoutes = [listTaxRegimes, retrieveTaxRegime];
+export const taxRegimeRoutes = [listTaxRegimesRoute, retrieveTaxRegimeRoute];
 
 /**
  * The public catalog is readable from any browser origin (preflight included); a bad

@@ -1,10 +1,10 @@
-import { listOf } from "../../http/schemas";
 import { route } from "../../http/route";
+import { listOf } from "../../http/schemas";
 import { CATALOG_KEYS } from "../../tax/documents";
 import { taxRegimeObject } from "../../tax/schemas";
 import { conditional, serveCatalog } from "../../tax/serve";
 
-export const listTaxRegimes = route({
+export const listTaxRegimesRoute = route({
   method: "get",
   path: "/v1/tax-regimes",
   tag: "Tax regimes",

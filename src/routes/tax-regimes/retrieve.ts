@@ -5,7 +5,7 @@ import { CATALOG_KEYS } from "../../tax/documents";
 import { taxRegimeObject } from "../../tax/schemas";
 import { conditional, serveCatalog } from "../../tax/serve";
 
-export const retrieveTaxRegime = route({
+export const retrieveTaxRegimeRoute = route({
   method: "get",
   path: "/v1/tax-regimes/:id",
   tag: "Tax regimes",

@@ -1,0 +1,76 @@
+import { and, count, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
+import type { Caller } from "../contracts/caller";
+import { counted, type Database } from "../db/client";
+import { accounts, type EventDestinationRow, eventDestinations } from "../db/schema";
+import type { Writer } from "../events/write";
+import { ApiError } from "../http/errors";
+import { nowIso } from "../lib/clock";
+import { newId } from "../lib/ids";
+import { MAX_DESTINATIONS } from "../webhooks/config";
+import { generateSecret } from "../webhooks/signature";
+import { destinationUrl } from "./find";
+import type { CreateDestinationBody, Destination } from "./schemas";
+import { serializeDestination } from "./serialize";
+
+const COLUMNS = getTableColumns(eventDestinations);
+
+/**
+ * `INSERT … SELECT` of `row` that inserts nothing when its account and environment already
+ * hold `MAX_DESTINATIONS` destinations, enabled or not. The count runs inside the INSERT,
+ * and D1 runs one write at a time, so concurrent creates cannot pass the limit together.
+ */
+function insertWithinLimit(db: Database, row: EventDestinationRow) {
+  const d = eventDestinations;
+  const fields = {} as Record<keyof EventDestinationRow, SQL.Aliased>;
+  for (const [key, value] of Object.entries(row)) {
+    const column = COLUMNS[key as keyof EventDestinationRow];
+    fields[key as keyof EventDestinationRow] = sql`${column.mapToDriverValue(value)}`.as(column.name);
+  }
+  const held = db
+    .select({ n: count() })
+    .from(d)
+    .where(and(eq(d.accountId, row.accountId), eq(d.live, row.live)));
+  return db
+    .insert(d)
+    .select(
+      db
+        .select(fields)
+        .from(accounts)
+        .where(and(eq(accounts.id, row.accountId), sql`(${held}) < ${MAX_DESTINATIONS}`)),
+    )
+    .returning({ id: d.id });
+}
+
+/** 201 with the signing secret. The key's environment is the destination's. */
+export async function createDestination(
+  w: Writer,
+  caller: Caller,
+  body: CreateDestinationBody,
+): Promise<Destination> {
+  const { db } = w;
+  const now = nowIso();
+  const row: EventDestinationRow = {
+    id: newId("eventDestination"),
+    accountId: caller.accountId,
+    live: caller.live,
+    name: body.name,
+    url: destinationUrl(w.env, body.url),
+    enabledEvents: body.enabled_events,
+    status: "enabled",
+    disabledReason: null,
+    secret: generateSecret(),
+    previousSecret: null,
+    previousSecretExpiresAt: null,
+    failingSince: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const inserted = await counted(db, insertWithinLimit(db, row));
+  if (inserted.length === 0) {
+    throw new ApiError(
+      "destination_limit_reached",
+      `An account holds at most ${MAX_DESTINATIONS} event destinations per environment, enabled or disabled; delete one to add another.`,
+    );
+  }
+  return serializeDestination(row, { withSecret: true });
+}

@@ -1,0 +1,152 @@
+import { eq, sql } from "drizzle-orm";
+import { usageDebit } from "../balance/usage";
+import { config } from "../config";
+import type { Caller } from "../contracts/caller";
+import { isForeignKeyViolation, isRaised, isUniqueViolation } from "../db/errors";
+import { invoices } from "../db/schema";
+import type { EventSpec, Writer } from "../events/write";
+import { writeWithEvents } from "../events/write";
+import { ApiError } from "../http/errors";
+import { newId } from "../lib/ids";
+import { requestSubmission } from "../verifactu/dispatch";
+import { buildInvoice, type IssueRequest } from "./build";
+import { loadIssueContext } from "./context";
+import { DEFAULT_SERIES } from "./numbering";
+import { requestPdf } from "./pdf/dispatch";
+import { issuedPaths, pendingCopy, withRecord } from "./registration";
+import type { CreateInvoiceBody, Invoice } from "./schemas";
+import { serializeInvoice } from "./serialize";
+
+// The INSERT takes its own number, so concurrent issues never race for one. What can still
+// change between the read and the write (a first invoice binding the series, a later issue
+// date, a new customer prefix) is refused by a trigger, and a customer deleted meanwhile by
+// the foreign key; the second read then answers with the documented error, so one retry
+// settles it.
+const MAX_ATTEMPTS = 3;
+
+/** Errors raised inside the batch when a concurrent write changed what the read saw. */
+function lostRace(err: unknown): boolean {
+  return (
+    isUniqueViolation(err, "invoices.") ||
+    isForeignKeyViolation(err) ||
+    isRaised(err, "series_mismatch") ||
+    isRaised(err, "invoice_prefix_changed") ||
+    isRaised(err, "issue_date_out_of_order")
+  );
+}
+
+/**
+ * D1 stores at most 2,000,000 bytes a row, and the invoice row and its `invoice.issued` event
+ * each hold about one copy of the invoice (its lines, breakdown and snapshots): a body within
+ * the 1 MiB limit can still make an invoice too large to store (long texts repeated in many
+ * custom taxes), which is refused rather than failing as a 500.
+ */
+const MAX_INVOICE_BYTES = 1_000_000;
+const utf8 = new TextEncoder();
+
+function refuseOversized(invoice: Invoice): void {
+  const json = JSON.stringify(invoice);
+  // A UTF-16 unit is at most 3 UTF-8 bytes: the usual invoice is never encoded to be measured.
+  if (json.length * 3 <= MAX_INVOICE_BYTES) return;
+  const bytes = utf8.encode(json).byteLength;
+  if (bytes > MAX_INVOICE_BYTES) {
+    throw new ApiError(
+      "parameter_invalid",
+      `The invoice is too large to store: ${bytes} bytes as JSON, at most ${MAX_INVOICE_BYTES}; use fewer or shorter lines and taxes.`,
+      { param: "lines" },
+    );
+  }
+}
+
+export async function issueInvoice(w: Writer, caller: Caller, body: CreateInvoiceBody): Promise<Invoice> {
+  const { db } = w;
+  const type = body.type ?? "ordinary";
+  const req: IssueRequest = {
+    type,
+    series: body.series ?? DEFAULT_SERIES[type],
+    numbering: body.numbering ?? "series",
+    customer: body.customer,
+    issueDate: body.issue_date,
+    operationDate: body.operation_date ?? null,
+    currency: body.currency ?? "EUR",
+    lines: body.lines,
+    dueDate: body.payment_terms?.due_date ?? null,
+    options: body.payment_terms?.options,
+    corrects: body.corrects,
+    notes: body.notes ?? null,
+  };
+
+  for (let attempt = 1; ; attempt++) {
+    const ctx = await loadIssueContext(db, caller, {
+      customerId: req.customer ?? null,
+      correctedId: req.corrects?.invoice ?? null,
+      optionIds: req.options,
+      wantsDefaults: type === "ordinary" && req.options === undefined,
+      series: req.series,
+      numbering: req.numbering,
+    });
+    const built = buildInvoice(caller, req, ctx);
+    const es = ctx.account.taxRegime === "es";
+    // The event's copy takes the number and the record's time from the database, like the row.
+    const { draft, pending } = es
+      ? withRecord(built, caller, ctx.corrected)
+      : { draft: built, pending: pendingCopy(built) };
+    refuseOversized(pending);
+    // The usage debit names this event, so its id is known before the batch.
+    const issuedId = newId("event");
+    const debit = usageDebit(db, caller, {
+      priceCents: config(w.env).usagePriceInvoice,
+      sourceEvent: issuedId,
+      invoiceId: draft.id,
+      createdAt: draft.createdAt,
+    });
+    const events: EventSpec[] = [
+      { id: issuedId, type: "invoice.issued", object: pending, fill: issuedPaths(pending, draft) },
+    ];
+    if (ctx.corrected) {
+      // The corrected invoice gains this one in `corrected_by`: its only change, ever. The
+      // event's list is read inside the batch, not from the read above, so concurrent
+      // correctives of one invoice each show those committed before them.
+      const { id, correctedBy } = ctx.corrected;
+      const amended = serializeInvoice({ ...ctx.corrected, correctedBy: [...correctedBy, draft.id] });
+      const listNow = sql`(SELECT ${invoices.correctedBy} FROM ${invoices} WHERE ${invoices.id} = ${id})`;
+      events.push({
+        type: "invoice.amended",
+        object: amended,
+        fill: { "$.corrected_by": sql`json_insert(${listNow}, '$[#]', ${draft.id})` },
+      });
+    }
+    events.push(debit.event);
+    try {
+      const { results } = await writeWithEvents(
+        w,
+        {
+          insert: db.insert(invoices).values(draft).returning({
+            counter: invoices.counter,
+            number: invoices.number,
+            verifactuSeq: invoices.verifactuSeq,
+            verifactuGeneratedAt: invoices.verifactuGeneratedAt,
+          }),
+          ...(ctx.corrected && {
+            amend: db
+              .update(invoices)
+              .set({ correctedBy: sql`json_insert(${invoices.correctedBy}, '$[#]', ${draft.id})` })
+              .where(eq(invoices.id, ctx.corrected.id)),
+          }),
+          debit: debit.statement,
+        },
+        ...events,
+      );
+      const [numbered] = results.insert;
+      if (!numbered) throw new Error("The invoice INSERT returned no row.");
+      w.waitUntil(requestPdf(w.env, draft.id));
+      if (es) w.waitUntil(requestSubmission(w.env, caller));
+      return serializeInvoice({ ...draft, ...numbered });
+    } catch (err) {
+      if (!lostRace(err)) throw err;
+      if (attempt === MAX_ATTEMPTS) {
+        throw new ApiError("api_error", "Too many concurrent issues in this series; retry the request.");
+      }
+    }
+  }
+}

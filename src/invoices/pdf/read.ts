@@ -1,0 +1,20 @@
+import type { Caller } from "../../contracts/caller";
+import type { Writer } from "../../events/write";
+import { findInvoice } from "../find";
+import { generatePdf, pdfKey } from "./generate";
+
+/**
+ * Invoice `id`'s PDF and its file name: the stored file, or rendered now (and stored) when the
+ * one generated after issuance is not there yet.
+ */
+export async function readInvoicePdf(
+  w: Writer,
+  caller: Caller,
+  id: string,
+): Promise<{ filename: string; body: ReadableStream | Uint8Array<ArrayBuffer> }> {
+  const row = await findInvoice(w.db, caller, id);
+  const filename = `${row.number}.pdf`;
+  const stored = await w.env.PDFS.get(pdfKey(row));
+  if (stored) return { filename, body: stored.body };
+  return { filename, body: (await generatePdf(w, row)) as Uint8Array<ArrayBuffer> };
+}

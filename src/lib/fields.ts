@@ -1,0 +1,80 @@
+// Field builders shared by every input schema: what a string must be before it is stored.
+import * as z from "zod";
+
+// C0 and C1 control characters (tab and newline included) are never valid in a field.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+// U+FFFE and U+FFFF are not characters, and XML cannot hold them: accepted, a name or a line
+// description would stop the invoice's VERI*FACTU record (and its chain) from being written.
+const NONCHARACTER = /[\ufffe\uffff]/;
+
+/** Well-formed UTF-16 (no lone surrogate) without U+FFFE or U+FFFF. */
+function isValidUnicode(s: string): boolean {
+  return s.isWellFormed() && !NONCHARACTER.test(s);
+}
+
+/**
+ * A single-line string: valid Unicode (no lone surrogate, no U+FFFE/U+FFFF), no control
+ * characters, 1 to `max` characters. What passes is stored and returned exactly as sent.
+ */
+export function text(max: number) {
+  return z
+    .string()
+    .min(1, "must not be empty")
+    .max(max, `must be at most ${max} characters`)
+    .refine(isValidUnicode, "must be valid Unicode")
+    .refine((s) => !CONTROL.test(s), "must not contain control characters");
+}
+
+/**
+ * An object's id sent to name it (a filter, a reference in a body): single-line text like any
+ * other field, and anything longer than an id is no id. Whether it exists is the route's check.
+ */
+export const objectId = text(64);
+
+// The same, but line breaks and tabs are part of free text such as invoice notes.
+const CONTROL_EXCEPT_LAYOUT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+
+/** Free text of up to `max` characters: valid Unicode, line breaks and tabs allowed, no other control characters. */
+export function multilineText(max: number) {
+  return z
+    .string()
+    .max(max, `must be at most ${max} characters`)
+    .refine(isValidUnicode, "must be valid Unicode")
+    .refine(
+      (s) => !CONTROL_EXCEPT_LAYOUT.test(s),
+      "must not contain control characters other than line breaks and tabs",
+    );
+}
+
+const ASCII = /^[\u0000-\u007f]*$/;
+
+/**
+ * `s` uppercased, or `undefined` when it holds a character outside ASCII. JavaScript's
+ * uppercasing turns some non-ASCII letters into ASCII ones ("ſ" → "S", "ß" → "SS", "ı" → "I",
+ * "ﬁ" → "FI"), so a look-alike would pass a check of A–Z made after it: check ASCII first.
+ * Every value the API uppercases goes through here.
+ *
+ * @example
+ * asciiUpperCase("es"); // "ES"
+ * asciiUpperCase("ſe"); // undefined
+ */
+export function asciiUpperCase(s: string): string | undefined {
+  return ASCII.test(s) ? s.toUpperCase() : undefined;
+}
+
+/**
+ * A string field that is uppercased on input: ASCII (`asciiUpperCase`) that passes `valid`
+ * once uppercased, else 400 with `message`.
+ *
+ * @example
+ * const currency = upperCaseCode((s) => /^[A-Z]{3}$/.test(s), "must be an ISO 4217 currency code");
+ */
+export function upperCaseCode(valid: (upper: string) => boolean, message: string) {
+  return z.string().transform((s, ctx) => {
+    const upper = asciiUpperCase(s);
+    if (upper !== undefined && valid(upper)) return upper;
+    ctx.addIssue({ code: "custom", message });
+    return z.NEVER;
+  });
+}
