@@ -9,7 +9,7 @@ import { unstable_readConfig } from "wrangler";
 // The suite sends many requests per key, and all its keyless ones from one address (no
 // CF-Connecting-IP): the real limiters keep wrangler.toml's namespaces and periods but
 // their limits are raised out of reach. The limits are tested through the small
-// TEST_RATE_LIMITER instead (test/integration/rate-limits.test.ts).
+// TEST_RATE_LIMITER instead (test/integration/api/rate-limits.test.ts).
 const { ratelimits } = unstable_readConfig({
   config: fileURLToPath(new URL("./wrangler.toml", import.meta.url)),
 });
@@ -81,7 +81,7 @@ export default defineConfig({
         ],
         // Two shards and a directory of its own (wrangler.toml has one database for all three),
         // so the suite proves that requests, consumers and sweeps keep to the caller's shard
-        // (test/integration/shards.test.ts); every other test's accounts live on DB.
+        // (test/integration/operations/shards.test.ts); every other test's accounts live on DB.
         d1Databases: { DIRECTORY: { id: "directory-test" }, DB_2: { id: "shard-2-test" } },
         bindings: {
           ...vars,

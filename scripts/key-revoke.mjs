@@ -48,7 +48,7 @@ if (values.key !== undefined && !/^sk_(test|live)_/.test(values.key))
   fail("--key must be a secret key (sk_test_… or sk_live_…).");
 if (values.id !== undefined && !/^key_[0-9A-Z]{26}$/.test(values.id)) fail("--id must be a key id (key_…).");
 
-// The statement the tests run (test/integration/keys.test.ts), with its ?1 ?2 ?3 inlined:
+// The statement the tests run (test/integration/api/keys.test.ts), with its ?1 ?2 ?3 inlined:
 // `wrangler d1 execute` takes no bound parameters.
 const now = new Date().toISOString();
 const params = [values.key === undefined ? null : sha256Hex(values.key), values.id ?? null, now];

@@ -1,7 +1,7 @@
 /**
  * `npm run balance:top-up`: its argument rules (each refused with exit code 2 before any
  * database is touched) and one real credit of a local state made by `npm start`'s setup. The
- * SQL itself is tested in workerd (test/integration/balance.test.ts).
+ * SQL itself is tested in workerd (test/integration/balance/balance.test.ts).
  */
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -208,28 +208,6 @@ describe("the docs' code blocks", () => {
   });
 });
 
-describe("the receiver's verify, as the docs show it", () => {
-  /** The `verify` function's text, without comments, spacing or the named tolerance. */
-  const verifyText = (source: string) => {
-    const start = source.indexOf("export function verify(");
-    const end = source.indexOf("\n}\n", start);
-    if (start < 0) return "verify not found";
-    return source
-      .slice(start, end)
-      .replace(/\/\*\*[\s\S]*?\*\//g, "")
-      .replace(/\/\/.*$/gm, "")
-      .replace(/TOLERANCE_SECONDS/g, "300")
-      .replace(/\s+/g, "");
-  };
-  const script = verifyText(readFileSync(`${root}scripts/receiver.mjs`, "utf8"));
-
-  for (const file of ["README.md", "docs/webhooks.md"]) {
-    it(`${file}: is scripts/receiver.mjs's verify, comments aside`, () => {
-      expect(verifyText(readFileSync(`${root}${file}`, "utf8"))).toBe(script);
-    });
-  }
-});
-
 describe.skipIf(SKIP)("the curl examples of README.md and docs/*.md, against npm start", () => {
   let server: NpmStart;
   const requests: Request[] = [];

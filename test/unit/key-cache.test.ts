@@ -1,7 +1,7 @@
 /**
  * The per-isolate API-key cache (src/http/key-cache.ts): known keys for 30 s, unknown keys for
  * 5 s, each map bounded, and apart. The same rules seen through requests are in
- * test/integration/auth-cache.test.ts.
+ * test/integration/api/auth-cache.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import type { Caller } from "../../src/contracts/caller";

@@ -1,12 +1,12 @@
 /// <reference types="vite/client" />
 /**
- * The verifier we publish for receivers (scripts/receiver.mjs, and the same code in the
- * README): whatever a sender puts in the header, it answers true or false and never throws.
+ * The verifier we publish for receivers (scripts/receiver.mjs, and the same code in
+ * docs/webhooks.md): whatever a sender puts in the header, it answers true or false and never throws.
  * A throw would be a 500 from the receiver, or a crashed process, on a forged request.
  * The tests run in workerd with Node compatibility, where `node:crypto` behaves as in Node.
  */
 import { describe, expect, it } from "vitest";
-import readme from "../../README.md?raw";
+import guide from "../../docs/webhooks.md?raw";
 import { verify } from "../../scripts/receiver.mjs";
 import script from "../../scripts/receiver.mjs?raw";
 import { referenceHmac } from "../helpers/signature";
@@ -110,7 +110,7 @@ describe("the published receiver verifier: hostile headers are rejected without 
   });
 });
 
-describe("the README's receiver", () => {
+describe("the receiver in docs/webhooks.md", () => {
   /** The `verify` function's text, without comments, spacing or the named tolerance. */
   const verifyText = (source: string) => {
     const start = source.indexOf("export function verify(");
@@ -124,7 +124,7 @@ describe("the README's receiver", () => {
       .replace(/\s+/g, "");
   };
 
-  it("the README's verify is the script's verify, comments aside", () => {
-    expect(verifyText(readme)).toBe(verifyText(script));
+  it("the guide's verify is the script's verify, comments aside", () => {
+    expect(verifyText(guide)).toBe(verifyText(script));
   });
 });

@@ -1,0 +1,254 @@
+/**
+ * Rate limits (wrangler.toml `[[ratelimits]]`): per API key for authenticated calls, per
+ * client address for calls whose key is missing, malformed or unknown, per address on the
+ * public catalog. Over a limit: 429 `rate_limited`, `rate_limit_error`, `Retry-After`.
+ *
+ * The suite's own limiters are raised out of reach (vitest.config.ts), so these tests run
+ * the Worker with every limiter swapped for TEST_RATE_LIMITER: the same local binding, 3
+ * requests a minute. Each test uses its own keys and addresses, since the counts outlive it.
+ */
+import { createExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it, vi } from "vitest";
+import { app } from "../../../src/app";
+import { parseConfig } from "../../../src/config";
+import { type LimiterName, LOCAL_ADDRESS, RATE_LIMIT_PERIODS } from "../../../src/http/rate-limit";
+import type { ApiResponse } from "../../helpers/api";
+import { useClock } from "../../helpers/clock";
+import { createAccount, newApiKey, revokeApiKey, validCustomer } from "../../helpers/factories";
+import { dbSnapshot } from "../../helpers/security";
+
+type WranglerRateLimit = { name: string; namespace_id: string; simple: { limit: number; period: number } };
+// The test-only bindings of vitest.config.ts (test/env.d.ts types only the shared ones).
+const testEnv = env as unknown as Env & {
+  TEST_RATE_LIMITER: RateLimit;
+  TEST_WRANGLER_RATE_LIMITS: WranglerRateLimit[];
+};
+/** TEST_RATE_LIMITER's limit (vitest.config.ts). */
+const LIMIT = 3;
+
+type SendOptions = {
+  key?: string;
+  address?: string;
+  body?: unknown;
+  vars?: Partial<Env>;
+  limiter?: RateLimit;
+};
+
+/** A request to the Worker with every limiter swapped for `limiter` (TEST_RATE_LIMITER). */
+async function send(method: string, path: string, options: SendOptions = {}): Promise<ApiResponse> {
+  const headers: Record<string, string> = {};
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  if (options.address) headers["cf-connecting-ip"] = options.address;
+  if (options.body !== undefined) headers["content-type"] = "application/json";
+  const limiter = options.limiter ?? testEnv.TEST_RATE_LIMITER;
+  const workerEnv = {
+    ...testEnv,
+    ...options.vars,
+    KEY_RATE_LIMITER: limiter,
+    ADDRESS_RATE_LIMITER: limiter,
+    CATALOG_RATE_LIMITER: limiter,
+  };
+  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+  const request = new Request(`http://api.test${path}`, { method, headers, body });
+  const res = await app.fetch(request, workerEnv, createExecutionContext());
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers, text };
+}
+
+/** `times` requests, each expected to answer `status`. */
+async function sendTimes(times: number, status: number, path: string, options: SendOptions = {}) {
+  for (let i = 0; i < times; i++) {
+    const res = await send("GET", path, options);
+    expect(res.status, res.text).toBe(status);
+  }
+}
+
+/** 429 `rate_limited` in the error envelope, with `Retry-After` the period of `limiter`. */
+function expectRateLimited(res: ApiResponse, limiter: LimiterName): void {
+  const retryAfter = String(RATE_LIMIT_PERIODS[limiter]);
+  expect(res.status, res.text).toBe(429);
+  expect(res.headers.get("content-type"), res.text).toMatch(/^application\/json/);
+  expect(res.headers.get("retry-after"), res.text).toBe(retryAfter);
+  expect(res.body, res.text).toEqual({
+    error: {
+      type: "rate_limit_error",
+      code: "rate_limited",
+      message: expect.stringContaining(`retry after ${retryAfter} seconds`),
+      request_id: res.headers.get("request-id"),
+    },
+  });
+}
+
+/** A fresh address per test: the limiter's counts outlive the test that made them. */
+const newAddress = () => `10.${Array.from(crypto.getRandomValues(new Uint8Array(3))).join(".")}`;
+
+/**
+ * The local limiter counts in wall-clock windows of its period (60 s): a burst that straddled
+ * two would start over halfway, so one that would end too close to the edge waits for the next.
+ */
+async function freshWindow(): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < 5_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
+}
+
+describe("per API key: authenticated calls over the key's limit", () => {
+  it("a key over its limit gets 429 rate_limited, type rate_limit_error, Retry-After and no-store", async () => {
+    const { testKey } = await createAccount();
+    await freshWindow();
+    await sendTimes(LIMIT, 200, "/v1/account", { key: testKey });
+    const res = await send("GET", "/v1/account", { key: testKey });
+    expectRateLimited(res, "KEY_RATE_LIMITER");
+    expect(res.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("the limit is per key: the same account's other key keeps its own budget", async () => {
+    const { testKey, liveKey } = await createAccount();
+    await freshWindow();
+    await sendTimes(LIMIT, 200, "/v1/account", { key: testKey });
+    expectRateLimited(await send("GET", "/v1/account", { key: testKey }), "KEY_RATE_LIMITER");
+    await sendTimes(LIMIT, 200, "/v1/account", { key: liveKey });
+  });
+
+  it("a request over the limit writes nothing", async () => {
+    const { testKey } = await createAccount();
+    await freshWindow();
+    await sendTimes(LIMIT, 200, "/v1/account", { key: testKey });
+    const before = await dbSnapshot();
+    expectRateLimited(
+      await send("POST", "/v1/customers", { key: testKey, body: validCustomer }),
+      "KEY_RATE_LIMITER",
+    );
+    expect(await dbSnapshot()).toBe(before);
+  });
+});
+
+describe("per client address: calls whose key is missing, malformed or unknown", () => {
+  it("calls without a key are 401 up to the address's limit, then 429 with Retry-After", async () => {
+    const address = newAddress();
+    await freshWindow();
+    await sendTimes(LIMIT, 401, "/v1/account", { address });
+    const res = await send("GET", "/v1/account", { address });
+    expectRateLimited(res, "ADDRESS_RATE_LIMITER");
+    expect(res.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("missing, malformed and unknown keys share one budget per address; another address has its own", async () => {
+    const address = newAddress();
+    await freshWindow();
+    await sendTimes(1, 401, "/v1/account", { address });
+    await sendTimes(1, 401, "/v1/account", { address, key: "sk_prod_x" });
+    await sendTimes(1, 401, "/v1/account", { address, key: newApiKey("test") });
+    expectRateLimited(
+      await send("GET", "/v1/account", { address, key: newApiKey("live") }),
+      "ADDRESS_RATE_LIMITER",
+    );
+    await sendTimes(LIMIT, 401, "/v1/account", { address: newAddress(), key: newApiKey("test") });
+  });
+
+  it("a known key never counts against its address, even once the address is over its limit", async () => {
+    const { testKey } = await createAccount();
+    const address = newAddress();
+    await freshWindow();
+    await sendTimes(1, 200, "/v1/account", { address, key: testKey });
+    await sendTimes(LIMIT, 401, "/v1/account", { address });
+    expectRateLimited(await send("GET", "/v1/account", { address }), "ADDRESS_RATE_LIMITER");
+    await sendTimes(1, 200, "/v1/account", { address, key: testKey });
+  });
+
+  it("once an address is over its limit, a key not cached yet is refused before the D1 lookup, for one period", async () => {
+    const { testKey } = await createAccount();
+    const address = newAddress();
+    const clock = useClock(Date.now());
+    await freshWindow();
+    await sendTimes(LIMIT, 401, "/v1/account", { address });
+    expectRateLimited(await send("GET", "/v1/account", { address }), "ADDRESS_RATE_LIMITER");
+
+    clock.advance(4_000);
+    const refused = await send("GET", "/v1/account", { address, key: testKey });
+    expect(refused.status, refused.text).toBe(429);
+    expect(refused.body).toMatchObject({ error: { code: "rate_limited", type: "rate_limit_error" } });
+    // The seconds left of the period, not the whole period.
+    expect(refused.headers.get("retry-after")).toBe(String(RATE_LIMIT_PERIODS.ADDRESS_RATE_LIMITER - 4));
+    expect(refused.headers.get("d1-rows-read"), refused.text).toBe("0");
+
+    clock.advance(RATE_LIMIT_PERIODS.ADDRESS_RATE_LIMITER * 1000 - 4_000 + 1);
+    const looked = await send("GET", "/v1/account", { address, key: testKey });
+    expect(looked.status, looked.text).toBe(200);
+    expect(Number(looked.headers.get("d1-rows-read")), looked.text).toBeGreaterThan(0);
+  });
+
+  it("a revoked key counts against its address like an unknown one", async () => {
+    const { testKey } = await createAccount();
+    await revokeApiKey(testKey);
+    const address = newAddress();
+    await freshWindow();
+    await sendTimes(LIMIT, 401, "/v1/account", { address, key: testKey });
+    expectRateLimited(await send("GET", "/v1/account", { address, key: testKey }), "ADDRESS_RATE_LIMITER");
+  });
+
+  it("an IPv6 address counts as its /64", async () => {
+    const [a = 0, b = 0] = crypto.getRandomValues(new Uint16Array(2));
+    const net = `2001:db8:${a.toString(16)}:${b.toString(16)}`;
+    const otherNet = `2001:db8:${a.toString(16)}:${((b + 1) & 0xffff).toString(16)}`;
+    await freshWindow();
+    await sendTimes(2, 401, "/v1/account", { address: `${net}::1` });
+    await sendTimes(1, 401, "/v1/account", { address: `${net}:ffff:1:2:3` });
+    expectRateLimited(
+      await send("GET", "/v1/account", { address: `${net}:0:0:0:9` }),
+      "ADDRESS_RATE_LIMITER",
+    );
+    await sendTimes(LIMIT, 401, "/v1/account", { address: `${otherNet}::1` });
+  });
+
+  it(`without CF-Connecting-IP (npm start) every caller shares the address "${LOCAL_ADDRESS}"`, async () => {
+    // In the past, so that the refusal remembered below has lapsed for the tests after this one.
+    useClock(Date.UTC(2020, 0, 1));
+    await freshWindow();
+    await sendTimes(LIMIT, 401, "/v1/account", { key: newApiKey("test") });
+    expectRateLimited(await send("GET", "/v1/account", { key: newApiKey("live") }), "ADDRESS_RATE_LIMITER");
+  });
+});
+
+describe("the public routes", () => {
+  it("the tax-regime catalog is limited per address, and its 429 carries the CORS headers", async () => {
+    const address = newAddress();
+    await freshWindow();
+    await sendTimes(LIMIT - 1, 200, "/v1/tax-regimes", { address });
+    await sendTimes(1, 200, "/v1/tax-regimes/es", { address });
+    const res = await send("GET", "/v1/tax-regimes/es", { address });
+    expectRateLimited(res, "CATALOG_RATE_LIMITER");
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    await sendTimes(1, 200, "/v1/tax-regimes/es", { address: newAddress() });
+  });
+
+  it("/health is never limited: it stays the benchmark's static floor", async () => {
+    await freshWindow();
+    await sendTimes(LIMIT * 2, 200, "/health", { address: newAddress() });
+  });
+});
+
+describe("limits in configuration", () => {
+  it("Retry-After is the period wrangler.toml gives each limiter", () => {
+    const configured = testEnv.TEST_WRANGLER_RATE_LIMITS.map((r) => [r.name, r.simple.period]);
+    expect(Object.fromEntries(configured)).toEqual(RATE_LIMIT_PERIODS);
+  });
+
+  it("a limiter that fails lets the request through and is logged (fail open)", async () => {
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const broken = { limit: () => Promise.reject(new Error("limiter unavailable")) };
+    const { testKey } = await createAccount();
+    await sendTimes(LIMIT + 1, 200, "/v1/account", { key: testKey, limiter: broken });
+    expect(log).toHaveBeenCalledWith(expect.stringContaining('"event":"rate_limiter_unavailable"'));
+    expect(log).toHaveBeenCalledWith(expect.stringContaining('"code":"KEY_RATE_LIMITER"'));
+  });
+
+  it("RATE_LIMITS=off (bench/ under npm start) enforces nothing, and only development accepts it", async () => {
+    const { testKey } = await createAccount();
+    const vars = { APP_ENV: "development", RATE_LIMITS: "off" } as Partial<Env>;
+    await freshWindow();
+    await sendTimes(LIMIT + 2, 200, "/v1/account", { key: testKey, vars });
+    const production = { APP_ENV: "production", EXPOSE_DB_METRICS: "false", WEBHOOK_RETRY_DELAYS: "60" };
+    expect(() => parseConfig({ ...production, RATE_LIMITS: "off" })).toThrow("RATE_LIMITS");
+  });
+});

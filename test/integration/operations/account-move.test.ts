@@ -1,0 +1,128 @@
+/**
+ * Moving an account from one shard to another (docs/scaling.md, `npm run account:move`): the
+ * steps of scripts/account-move/move.ts run here on the suite's two local shards and its
+ * directory, with the API checked before and after.
+ */
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { countRows, inFlight, moveAccount, type Sql, shardOf } from "../../../scripts/account-move/move";
+import { client, expectStatus } from "../../helpers/api";
+import { topUp } from "../../helpers/balance";
+import { useClock } from "../../helpers/clock";
+import { eventsTaken } from "../../helpers/db";
+import { createAccount, createCustomer, createDestination } from "../../helpers/factories";
+import { getInvoice, issue, ivaLine, setProfile } from "../../helpers/invoices";
+import { runPdfGeneration } from "../../helpers/pdf";
+import { runSubmissions } from "../../helpers/verifactu";
+import { captureChecks, playChecks } from "../../helpers/verifications";
+import { captureFetch } from "../../helpers/webhooks";
+
+const sql: Sql = async (database, statement) =>
+  (await (env as unknown as Record<string, D1Database>)[database]!.prepare(statement).all()).results;
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const idsOf = (body: unknown) => (body as { data: { id: string }[] }).data.map((o) => o.id);
+
+describe("moving an account between shards", () => {
+  it("after pause, drain, copy and switch, the account reads and writes the same on its new shard, and the old one keeps only its ledger", async () => {
+    const clock = useClock(Date.now());
+    captureFetch(() => new Response("ok"));
+    const checks = captureChecks();
+    const neighbour = await createAccount({ shard: "DB" });
+    const neighbourCustomer = await createCustomer(client(neighbour.testKey));
+    const account = await createAccount({ shard: "DB" });
+    const api = client(account.testKey);
+    await topUp(account.id, false, 1_000, "Credit");
+    await setProfile(api);
+    await createDestination(api);
+    await createCustomer(api, { name: "Ferretería Norte SL" });
+    await createCustomer(api, { name: "Panadería Sur SA" });
+    const invoice = await issue(api, { type: "simplified", lines: [ivaLine()] });
+    await eventsTaken(account.id);
+
+    // The Tax ID checks (the issuer's, two customers'), the record and the PDF are still to run.
+    expect(await inFlight(sql, "DB", account.id)).toEqual([
+      "3 Tax ID checks pending",
+      "1 VERI*FACTU records pending",
+      "1 PDFs not generated",
+    ]);
+    await playChecks(checks);
+    await runSubmissions({ accountId: account.id, live: false });
+    await runPdfGeneration(invoice.id);
+    await eventsTaken(account.id);
+
+    const before = {
+      customers: idsOf((await api.get("/v1/customers")).body),
+      events: idsOf((await api.get("/v1/events?limit=100")).body),
+      invoice: await getInvoice(api, invoice.id),
+      balance: (await api.get("/v1/balance")).body,
+    };
+
+    let source: Record<string, number> = {};
+    const result = await moveAccount(sql, account.id, "DB_2", async () => {
+      clock.advance(30_001);
+      expectStatus(await api.post("/v1/customers", { name: "Too soon" }), 503);
+      expect(await inFlight(sql, "DB", account.id)).toEqual([]);
+      source = await countRows(sql, "DB", account.id);
+    });
+    if (!result.moved) throw new Error(result.reason);
+    const { copied } = result;
+    expect(result.from).toBe("DB");
+    expect(await countRows(sql, "DB_2", account.id)).toEqual(copied);
+    expect(source).toEqual(copied);
+    expect(copied).toMatchObject({ customers: 2, invoices: 1, event_destinations: 1 });
+    expect(await shardOf(sql, account.id)).toBe("DB_2");
+    const left = await countRows(sql, "DB", account.id);
+    expect(Object.entries(left).filter(([, n]) => n > 0)).toEqual([
+      ["accounts", 1],
+      ["balance_transactions", copied.balance_transactions],
+    ]);
+
+    clock.advance(30_001);
+    expect(idsOf((await api.get("/v1/customers")).body)).toEqual(before.customers);
+    expect(idsOf((await api.get("/v1/customers?q=Ferreter")).body)).toHaveLength(1);
+    expect(idsOf((await api.get("/v1/events?limit=100")).body)).toEqual(before.events);
+    expect(await getInvoice(api, invoice.id)).toEqual(before.invoice);
+    expect((await api.get("/v1/balance")).body).toEqual(before.balance);
+    const next = await issue(api, { type: "simplified", lines: [ivaLine()] });
+    expect(Number(next.number.match(/\d+$/)?.[0])).toBe(Number(invoice.number.match(/\d+$/)?.[0]) + 1);
+    // Its record chains onto the moved one's, sealed on the new shard.
+    await runSubmissions({ accountId: account.id, live: false, shard: "DB_2" });
+    expect((await getInvoice(api, next.id)).verifactu?.previous_hash).toBe(before.invoice.verifactu?.hash);
+    // The neighbour never moved.
+    expectStatus(await client(neighbour.testKey).get(`/v1/customers/${neighbourCustomer.id}`), 200);
+  });
+
+  it("a move refused for background work in flight leaves the account on its shard with its writes resumed; an unknown account or the same shard is refused before any pause", async () => {
+    const clock = useClock(Date.now());
+    captureChecks();
+    const account = await createAccount({ shard: "DB" });
+    const api = client(account.testKey);
+    await createCustomer(api, { tax_id: { country: "ES", type: "eu_vat", value: "ESB12345674" } });
+
+    const refused = await moveAccount(sql, account.id, "DB_2", async () => {
+      clock.advance(30_001);
+    });
+    expect(refused).toEqual({ moved: false, reason: expect.stringContaining("1 Tax ID checks pending") });
+    expect(await shardOf(sql, account.id)).toBe("DB");
+    clock.advance(30_001);
+    expectStatus(
+      await api.post("/v1/customers", {
+        name: "After the refusal",
+        tax_id: { country: "GB", type: "local", value: "GB1" },
+      }),
+      201,
+    );
+    expect((await countRows(sql, "DB_2", account.id)).customers).toBe(0);
+
+    const paused = vi.fn(async () => {});
+    expect(await moveAccount(sql, account.id, "DB", paused)).toMatchObject({ moved: false });
+    expect(await moveAccount(sql, "acct_00000000000000000000000000", "DB_2", paused)).toMatchObject({
+      moved: false,
+    });
+    expect(paused).not.toHaveBeenCalled();
+  });
+});
