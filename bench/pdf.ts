@@ -1,4 +1,4 @@
-// CPU per invoice PDF render: the README's sample invoice (test/tooling/pdf-invoices.ts) drawn
+// CPU per invoice PDF render: the README's sample invoice (test/fixtures/pdf-invoices.ts) drawn
 // N times in Node with the renderer the PDF Worker runs (src/pdf/render.ts), after one warm-up
 // render, and checked to give the same bytes every time.
 //
@@ -6,7 +6,7 @@
 //   npm run bench:pdf -- 100
 import { renderInvoicePdf } from "../src/pdf/render";
 import { FONTS } from "../test/tooling/pdf-fonts";
-import { SPANISH } from "../test/tooling/pdf-invoices";
+import { SPANISH } from "../test/fixtures/pdf-invoices";
 
 const N = Number(process.argv[2] ?? 30);
 const first = await renderInvoicePdf(SPANISH, FONTS);

@@ -1,4 +1,4 @@
-// Renders the README's sample invoice (test/tooling/pdf-invoices.ts, SPANISH) and writes its first
+// Renders the README's sample invoice (test/fixtures/pdf-invoices.ts, SPANISH) and writes its first
 // page as a PNG at 150 dpi with poppler's pdftoppm (Debian: poppler-utils):
 //
 //   npx tsx scripts/render-sample-pdf.ts                 # docs/invoice-sample.png
@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { renderInvoicePdf } from "../src/pdf/render";
 import { FONTS } from "../test/tooling/pdf-fonts";
-import { SPANISH } from "../test/tooling/pdf-invoices";
+import { SPANISH } from "../test/fixtures/pdf-invoices";
 
 const out = new URL("../docs/invoice-sample", import.meta.url).pathname;
 const pdfArg = process.argv.indexOf("--pdf");

@@ -12,7 +12,7 @@ import {
 } from "../../src/pdf/format";
 import { CORRECTION_REASON_TEXT, legalMentions, lineTax } from "../../src/pdf/mentions";
 import { clean, paragraphs, runs } from "../../src/pdf/text";
-import { EXEMPT, SPANISH } from "./pdf-invoices";
+import { EXEMPT, SPANISH } from "../fixtures/pdf-invoices";
 
 /** What the PDF prints, as strings: Spanish number and date formats, tax wording, text runs. */
 

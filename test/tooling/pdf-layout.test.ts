@@ -2,9 +2,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { GAP } from "../../src/pdf/header";
 import { LINE_COLUMNS } from "../../src/pdf/lines";
 import { PAGE } from "../../src/pdf/sheet";
-import { CORRECTIVE, EXEMPT, esInput, GLOBAL, MULTISCRIPT, SCRIPTS, SPANISH } from "./pdf-invoices";
+import { CORRECTIVE, EXEMPT, esInput, GLOBAL, MULTISCRIPT, SCRIPTS, SPANISH } from "../fixtures/pdf-invoices";
 import { cleanUp, gray, pdfInfo, pdfOf, pdfText, SKIP, wordBoxes } from "./pdf-tools";
-import { customer, iva, line } from "./verifactu-invoices";
+import { customer, iva, line } from "../fixtures/verifactu-invoices";
 
 /**
  * Where the rendered invoice puts things, read back with poppler: pages and their numbers, text

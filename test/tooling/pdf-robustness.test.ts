@@ -11,8 +11,8 @@ import {
   MULTISCRIPT,
   SIMPLIFIED,
   SPANISH,
-} from "./pdf-invoices";
-import { customer, iva, line } from "./verifactu-invoices";
+} from "../fixtures/pdf-invoices";
+import { customer, iva, line } from "../fixtures/verifactu-invoices";
 
 /**
  * Odd but valid invoices render, and never throw: this needs no PDF tools (pdf.test.ts reads

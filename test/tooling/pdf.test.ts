@@ -14,7 +14,7 @@ import {
   SCRIPTS,
   SIMPLIFIED,
   SPANISH,
-} from "./pdf-invoices";
+} from "../fixtures/pdf-invoices";
 import {
   cleanUp,
   gray,

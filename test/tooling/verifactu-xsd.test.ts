@@ -15,7 +15,7 @@ import {
   iva,
   line,
   re,
-} from "./verifactu-invoices";
+} from "../fixtures/verifactu-invoices";
 
 /**
  * The registration XML validated against AEAT's own schemas (copied in test/fixtures/verifactu-xsd)

@@ -12,7 +12,7 @@ import {
   iva,
   line,
   re,
-} from "../tooling/verifactu-invoices";
+} from "../fixtures/verifactu-invoices";
 
 const first = { previous: null, generatedAt: GENERATED_AT };
 
