@@ -169,7 +169,8 @@ function components(schemas: Record<string, JsonSchema>) {
     },
     headers: {
       RequestId: {
-        description: "This request's id (`req_…`); error bodies repeat it as `error.request_id`.",
+        description:
+          "This request's id (`req_…`); error bodies repeat it as `error.request_id`, except a replayed response (`Idempotent-Replayed: true`), which is the first one byte for byte.",
         required: true,
         schema: { type: "string", pattern: "^req_" },
       },

@@ -38,6 +38,16 @@ export type VerifactuStatus = (typeof VERIFACTU_STATUSES)[number];
 export const CORRECTION_REASONS = ["R1", "R2", "R3", "R4", "R5"] as const;
 export type CorrectionReason = (typeof CORRECTION_REASONS)[number];
 
+/** lifecycle.md: a draft is a preview; an issued invoice can take payments or be voided. */
+export const INVOICE_STATUSES = ["draft", "issued", "void"] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+/** An issued invoice's payments against its `amount_payable`; `not_applicable` when that is ≤ 0. */
+export const PAYMENT_STATUSES = ["unpaid", "partially_paid", "paid", "not_applicable"] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+/** How a payment was received (the service records payments; it does not move money). */
+export const PAYMENT_METHODS = ["bank_transfer", "card", "cash", "direct_debit", "cheque", "other"] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
 /** `usage`: a debit for an issued invoice. `top_up`: a credit made by an operator. */
 export const BALANCE_TRANSACTION_TYPES = ["usage", "top_up"] as const;
 export type BalanceTransactionType = (typeof BALANCE_TRANSACTION_TYPES)[number];
@@ -63,12 +73,20 @@ export const EVENT_TYPES = [
   "payment_instruction.deleted",
   "tax_id.verification.completed",
   "tax_id.verification.failed",
+  "invoice.created",
+  "invoice.updated",
+  "invoice.deleted",
   "invoice.issued",
   "invoice.amended",
+  "invoice.paid",
+  "invoice.voided",
+  "invoice.overdue",
   "invoice.verifactu_registration.accepted",
   "invoice.verifactu_registration.accepted_with_errors",
   "invoice.verifactu_registration.rejected",
   "invoice.pdf.generated",
+  "payment.created",
+  "payment.deleted",
   "billing.balance_transaction.created",
   "event_destination.ping",
 ] as const;
@@ -84,6 +102,7 @@ export const RELATED_OBJECT_PATHS = {
   payment_instruction: "/v1/payment-instructions",
   tax_id: "/v1/tax-ids",
   invoice: "/v1/invoices",
+  payment: "/v1/payments",
   balance_transaction: "/v1/balance-transactions",
   event_destination: "/v1/event-destinations",
 } as const;

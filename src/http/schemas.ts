@@ -39,9 +39,11 @@ export const errorEnvelope = /* @__PURE__ */ z
           .describe("What went wrong, for programs to branch on; each operation lists its codes per status."),
         message: z.string().describe("What went wrong, for people; its wording may change."),
         param: z.string().optional().describe("Dotted path of the offending field: `lines.3.taxes.1.rule`."),
-        request_id: z
-          .string()
-          .meta({ description: "This request's id, as in the `Request-Id` header.", pattern: "^req_" }),
+        request_id: z.string().meta({
+          description:
+            "The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`).",
+          pattern: "^req_",
+        }),
       })
       .strict(),
   })

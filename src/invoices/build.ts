@@ -5,7 +5,7 @@ import type { CustomerRow, InvoiceRow, PaymentInstructionRow } from "../db/schem
 import { ApiError } from "../http/errors";
 import { nowIso, nowMs } from "../lib/clock";
 import { currencyExponent } from "../lib/currencies";
-import { todayIn } from "../lib/dates";
+import { accountToday } from "../lib/dates";
 import { newId } from "../lib/ids";
 import { formatMinor } from "../lib/money";
 import { addressOf } from "../party/address";
@@ -73,7 +73,7 @@ export function buildInvoice(caller: Caller, req: IssueRequest, ctx: IssueContex
     throw bad("currency", `Unknown currency '${req.currency}': use an ISO 4217 code.`);
   if (es && req.currency !== "EUR") throw bad("currency", "A Spanish account issues invoices in EUR only.");
 
-  const today = todayIn(es ? "Europe/Madrid" : "UTC", nowMs());
+  const today = accountToday(es, nowMs());
   const issueDate = req.issueDate ?? today;
   if (issueDate > today) throw bad("issue_date", `issue_date cannot be in the future (today is ${today}).`);
   if (req.operationDate !== null && req.operationDate > issueDate) {
@@ -161,6 +161,14 @@ export function buildInvoice(caller: Caller, req: IssueRequest, ctx: IssueContex
     verifactuErrors: null,
     pdfGeneratedAt: null,
     pdfSweptAt: null,
+    status: "issued",
+    paymentStatus: Number(computed.amount_payable) > 0 ? "unpaid" : "not_applicable",
+    amountPaid: 0,
+    paidOn: null,
+    dueDate: req.dueDate,
+    voidedAt: null,
+    voidReason: null,
+    overdueAt: null,
   };
 }
 

@@ -2,7 +2,9 @@ import * as z from "zod";
 import {
   CORRECTION_REASONS,
   INVOICE_NUMBERINGS,
+  INVOICE_STATUSES,
   INVOICE_TYPES,
+  PAYMENT_STATUSES,
   TAX_EFFECTS,
   TAX_TREATMENTS,
   VERIFACTU_STATUSES,
@@ -129,7 +131,7 @@ export const invoiceObject = z
     object: z.literal("invoice"),
     live: z.boolean(),
     type: z.enum(INVOICE_TYPES),
-    status: z.literal("issued"),
+    status: z.enum(INVOICE_STATUSES).describe("`draft` (a preview), `issued`, or `void`."),
     number: z.string(),
     series: z.string(),
     numbering: z.enum(INVOICE_NUMBERINGS),
@@ -176,6 +178,20 @@ export const invoiceObject = z
     total_tax_withheld: money,
     total: money,
     amount_payable: money,
+    payment_status: z
+      .enum(PAYMENT_STATUSES)
+      .nullable()
+      .describe("Its payments against `amount_payable`; `not_applicable` when that is ≤ 0; null on drafts."),
+    amount_paid: money.nullable().describe("The sum of its payments; null on drafts."),
+    amount_remaining: money
+      .nullable()
+      .describe("`amount_payable` − `amount_paid`, never below zero; null on drafts."),
+    paid_on: z.string().nullable().describe("The `paid_on` of the payment that made it `paid`."),
+    overdue: z
+      .boolean()
+      .describe(
+        "Issued, still owed, and `payment_terms.due_date` is before today (Europe/Madrid for `es` accounts, UTC otherwise).",
+      ),
     payment_terms: z
       .object({
         due_date: z.string().nullable(),
@@ -199,6 +215,8 @@ export const invoiceObject = z
       .nullable(),
     corrected_by: z.array(z.string()),
     notes: z.string().nullable(),
+    voided_at: timestamp.nullable(),
+    void_reason: z.string().nullable(),
     verifactu: z
       .object({
         status: z.enum(VERIFACTU_STATUSES),

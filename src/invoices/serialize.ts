@@ -1,5 +1,7 @@
 import type { ServedInvoiceRow } from "../db/schema";
+import { nowMs } from "../lib/clock";
 import { currencyExponent } from "../lib/currencies";
+import { accountToday } from "../lib/dates";
 import { formatMinor } from "../lib/money";
 import { qrUrl } from "../verifactu/qr";
 import { spanishNif } from "../verifactu/record";
@@ -24,6 +26,17 @@ function verifactuOf(row: ServedInvoiceRow, total: string): Invoice["verifactu"]
   };
 }
 
+/**
+ * Whether an issued invoice is overdue today: still owed and its due date before today where
+ * the account is (Europe/Madrid for `es` accounts, whose issued invoices all carry a
+ * VERI*FACTU record; UTC otherwise).
+ */
+export function isOverdue(row: ServedInvoiceRow, ms = nowMs()): boolean {
+  if (row.status !== "issued" || row.dueDate === null) return false;
+  if (row.paymentStatus !== "unpaid" && row.paymentStatus !== "partially_paid") return false;
+  return row.dueDate < accountToday(row.verifactuStatus !== null, ms);
+}
+
 /** The one place an invoice row becomes the API object: minor units become decimal strings. */
 export function serializeInvoice(row: ServedInvoiceRow): Invoice {
   const exponent = currencyExponent(row.currency) ?? 2;
@@ -33,7 +46,7 @@ export function serializeInvoice(row: ServedInvoiceRow): Invoice {
     object: "invoice",
     live: row.live,
     type: row.type,
-    status: "issued",
+    status: row.status,
     number: row.number,
     series: row.series,
     numbering: row.numbering,
@@ -53,6 +66,11 @@ export function serializeInvoice(row: ServedInvoiceRow): Invoice {
     total_tax_withheld: money(row.totalTaxWithheld),
     total: money(row.total),
     amount_payable: money(row.amountPayable),
+    payment_status: row.paymentStatus,
+    amount_paid: row.status === "draft" ? null : money(row.amountPaid),
+    amount_remaining: row.status === "draft" ? null : money(Math.max(0, row.amountPayable - row.amountPaid)),
+    paid_on: row.paidOn,
+    overdue: isOverdue(row),
     payment_terms: {
       due_date: row.paymentTerms.due_date,
       // The transfer reference the payer quotes is the invoice number.
@@ -64,6 +82,8 @@ export function serializeInvoice(row: ServedInvoiceRow): Invoice {
         : null,
     corrected_by: row.correctedBy,
     notes: row.notes,
+    voided_at: row.voidedAt,
+    void_reason: row.voidReason,
     verifactu: verifactuOf(row, money(row.total)),
     created_at: row.createdAt,
   };

@@ -48,3 +48,11 @@ export function todayIn(timeZone: string, ms: number): string {
   lastAnswer.set(timeZone, { minute, date });
   return date;
 }
+
+/**
+ * An account's today: Europe/Madrid for `es` accounts, UTC otherwise (issue dates, payment
+ * dates and overdue are all judged on it).
+ */
+export function accountToday(es: boolean, ms: number): string {
+  return todayIn(es ? "Europe/Madrid" : "UTC", ms);
+}

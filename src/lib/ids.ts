@@ -10,6 +10,7 @@ export const ID_PREFIX = {
   event: "evt",
   eventDestination: "ed",
   invoice: "inv",
+  payment: "pay",
   balanceTransaction: "btx",
   deliveryAttempt: "dla",
   request: "req",

@@ -140,6 +140,10 @@ describe("error bodies are held to the whole envelope", () => {
     expect(() =>
       checkResponse("GET", "/v1/customers/cus_x", notFound({ ...full, request_id: "req_other" })),
     ).toThrow(/error.request_id is not the Request-Id header/);
+    // A replay is the first response byte for byte: its body names the first request.
+    const replay = json(400, envelope("idempotency_key_reused"), { "idempotent-replayed": "true" });
+    replay.text = replay.text.replace("req_x", "req_first");
+    expect(() => checkResponse("POST", "/v1/customers", replay)).not.toThrow();
   });
 });
 

@@ -3,8 +3,8 @@ import { GAP } from "../../src/pdf/header";
 import { LINE_COLUMNS } from "../../src/pdf/lines";
 import { PAGE } from "../../src/pdf/sheet";
 import { CORRECTIVE, EXEMPT, esInput, GLOBAL, MULTISCRIPT, SCRIPTS, SPANISH } from "../fixtures/pdf-invoices";
-import { cleanUp, gray, pdfInfo, pdfOf, pdfText, SKIP, wordBoxes } from "./pdf-tools";
 import { customer, iva, line } from "../fixtures/verifactu-invoices";
+import { cleanUp, gray, pdfInfo, pdfOf, pdfText, SKIP, wordBoxes } from "./pdf-tools";
 
 /**
  * Where the rendered invoice puts things, read back with poppler: pages and their numbers, text

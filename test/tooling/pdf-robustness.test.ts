@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { renderInvoicePdf } from "../../src/pdf/render";
 import type { PdfInput } from "../../src/pdf/types";
-import { FONTS } from "./pdf-fonts";
 import {
   CORRECTIVE,
   esInput,
@@ -13,6 +12,7 @@ import {
   SPANISH,
 } from "../fixtures/pdf-invoices";
 import { customer, iva, line } from "../fixtures/verifactu-invoices";
+import { FONTS } from "./pdf-fonts";
 
 /**
  * Odd but valid invoices render, and never throw: this needs no PDF tools (pdf.test.ts reads

@@ -4,7 +4,6 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { PdfInput } from "../../src/pdf/render";
 import { renderInvoicePdf } from "../../src/pdf/render";
 import { resolveRule } from "../../src/tax/resolve";
-import { FONTS } from "./pdf-fonts";
 import {
   CORRECTIVE,
   EU_REVERSE_CHARGE,
@@ -15,6 +14,7 @@ import {
   SIMPLIFIED,
   SPANISH,
 } from "../fixtures/pdf-invoices";
+import { FONTS } from "./pdf-fonts";
 import {
   cleanUp,
   gray,

@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RegistroAlta } from "../../src/contracts/verifactu-record";
 import { regFactuXml, registrationXml, XML_DECLARATION } from "../../src/verifactu/xml";
-import { registrationRecord } from "../helpers/verifactu-record";
 import {
   customer,
   esInvoice,
@@ -16,6 +15,7 @@ import {
   line,
   re,
 } from "../fixtures/verifactu-invoices";
+import { registrationRecord } from "../helpers/verifactu-record";
 
 /**
  * The registration XML validated against AEAT's own schemas (copied in test/fixtures/verifactu-xsd)

@@ -18,8 +18,8 @@ import {
 import answerCorrect from "../fixtures/verifactu/aeat-correcto.xml?raw";
 import aeatFault from "../fixtures/verifactu/aeat-fault.xml?raw";
 import answerIncorrect from "../fixtures/verifactu/aeat-incorrecto.xml?raw";
-import { registrationRecord } from "../helpers/verifactu-record";
 import { esInvoice, GENERATED_AT, ISSUER, iva, line } from "../fixtures/verifactu-invoices";
+import { registrationRecord } from "../helpers/verifactu-record";
 
 // The AEAT VERI*FACTU client driven through its real code; only the network is fake: the
 // mTLS certificate binding's `fetch`, which records what it is sent and answers canned bodies.

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { aeatRate } from "../../src/verifactu/format";
 import { recordHash } from "../../src/verifactu/hash";
 import { SOFTWARE } from "../../src/verifactu/software";
-import { registrationRecord } from "../helpers/verifactu-record";
 import {
   customer,
   esInvoice,
@@ -13,6 +12,7 @@ import {
   line,
   re,
 } from "../fixtures/verifactu-invoices";
+import { registrationRecord } from "../helpers/verifactu-record";
 
 const first = { previous: null, generatedAt: GENERATED_AT };
 

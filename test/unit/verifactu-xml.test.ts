@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { escapeText, NS_LR, NS_SF, registrationXml } from "../../src/verifactu/xml";
-import { registrationRecord } from "../helpers/verifactu-record";
 import { customer, esInvoice, GENERATED_AT, iva, line } from "../fixtures/verifactu-invoices";
+import { registrationRecord } from "../helpers/verifactu-record";
 
 const build = (name = "Smith & <Sons>") =>
   registrationRecord(

@@ -5,4 +5,5 @@ export * from "./directory";
 export * from "./events";
 export * from "./invoices";
 export * from "./payment-instructions";
+export * from "./payments";
 export * from "./tax-ids";

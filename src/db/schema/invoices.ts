@@ -10,7 +10,9 @@ import {
 import {
   CORRECTION_REASONS,
   INVOICE_NUMBERINGS,
+  INVOICE_STATUSES,
   INVOICE_TYPES,
+  PAYMENT_STATUSES,
   type TaxEffect,
   type TaxTreatment,
   VERIFACTU_STATUSES,
@@ -135,6 +137,21 @@ export const invoices = sqliteTable(
     verifactuPreviousHash: text("verifactu_previous_hash"),
     verifactuStatus: text("verifactu_status", { enum: VERIFACTU_STATUSES }),
     verifactuErrors: text("verifactu_errors", { mode: "json" }).$type<RegistrationError[]>(),
+    // The lifecycle (lifecycle.md). `payment_status` and `due_date` are kept as columns, not
+    // computed, so the list filters and the overdue job read them through indexes.
+    status: text("status", { enum: INVOICE_STATUSES }).notNull().default("issued"),
+    /** Null on drafts; kept by every payment write in the same batch as the payment. */
+    paymentStatus: text("payment_status", { enum: PAYMENT_STATUSES }),
+    /** The sum of its payments, in minor units: never above `amount_payable`. */
+    amountPaid: integer("amount_paid").notNull().default(0),
+    /** The `paid_on` of the payment that made it `paid`. */
+    paidOn: text("paid_on"),
+    /** `payment_terms.due_date`, as a column for the overdue filter and job. */
+    dueDate: text("due_date"),
+    voidedAt: text("voided_at"),
+    voidReason: text("void_reason"),
+    /** When `invoice.overdue` was recorded: once per invoice. */
+    overdueAt: text("overdue_at"),
     /** When the PDF was first stored in R2 (`invoice.pdf.generated`); null until then. */
     pdfGeneratedAt: text("pdf_generated_at"),
     /** When the cron sweep asked for the PDF again: it does so at most once (`sweepMissingPdfs`). */
@@ -150,6 +167,16 @@ export const invoices = sqliteTable(
     index("invoices_type_idx").on(t.accountId, t.live, t.type, t.id),
     index("invoices_series_idx").on(t.accountId, t.live, t.series, t.id),
     index("invoices_corrects_idx").on(t.correctsInvoiceId),
+    // The `status` and `payment_status` list filters.
+    index("invoices_status_idx").on(t.accountId, t.live, t.status, t.id),
+    index("invoices_payment_status_idx").on(t.accountId, t.live, t.paymentStatus, t.id),
+    // The overdue job: issued invoices still owed whose due date passed and that were not yet
+    // announced, by due date.
+    index("invoices_overdue_job_idx")
+      .on(t.dueDate)
+      .where(
+        sql`${t.status} = 'issued' AND ${t.paymentStatus} IN ('unpaid', 'partially_paid') AND ${t.overdueAt} IS NULL AND ${t.dueDate} IS NOT NULL`,
+      ),
     // One record per place in the chain: two concurrent issues can never fork it.
     uniqueIndex("invoices_verifactu_chain_idx")
       .on(t.accountId, t.live, t.verifactuSeq)

@@ -178,6 +178,12 @@ describe("Issuing an invoice: POST /v1/invoices → 201", () => {
       total_tax_withheld: "15.00",
       total: "121.00",
       amount_payable: "106.00",
+      // lifecycle.md: issued, nothing paid yet, due in a month.
+      payment_status: "unpaid",
+      amount_paid: "0.00",
+      amount_remaining: "106.00",
+      paid_on: null,
+      overdue: false,
       payment_terms: {
         due_date: "2026-12-23",
         options: [
@@ -196,6 +202,8 @@ describe("Issuing an invoice: POST /v1/invoices → 201", () => {
       corrects: null,
       corrected_by: [],
       notes: "Gracias por su confianza.",
+      voided_at: null,
+      void_reason: null,
       verifactu: {
         status: "pending",
         hash: null,
