@@ -169,6 +169,7 @@ export function buildInvoice(caller: Caller, req: IssueRequest, ctx: IssueContex
     voidedAt: null,
     voidReason: null,
     overdueAt: null,
+    draftRequest: null,
   };
 }
 

@@ -150,6 +150,14 @@ export const invoices = sqliteTable(
     dueDate: text("due_date"),
     voidedAt: text("voided_at"),
     voidReason: text("void_reason"),
+    /**
+     * A draft's request as sent (the body of `POST /v1/invoices` without `draft`, merged with
+     * each PATCH): finalizing issues exactly this, through the one issuance path. Null once
+     * issued. Its other columns are the preview computed from it; a draft has no number
+     * (`number` '', `counter` 0 under a `counter_key` of its own id) and `issue_date` '' when
+     * the request has none (migration 0024).
+     */
+    draftRequest: text("draft_request", { mode: "json" }).$type<Record<string, unknown>>(),
     /** When `invoice.overdue` was recorded: once per invoice. */
     overdueAt: text("overdue_at"),
     /** When the PDF was first stored in R2 (`invoice.pdf.generated`); null until then. */
