@@ -13,6 +13,7 @@ import { errorEnvelope } from "../../src/http/schemas";
 import { invoiceObject } from "../../src/invoices/schemas";
 import { addressObject } from "../../src/party/address";
 import { paymentInstructionObject } from "../../src/payment-instructions/schemas";
+import { paymentObject } from "../../src/payments/schemas";
 import { taxRegimeObject } from "../../src/tax/schemas";
 import { taxIdObject, verificationObject } from "../../src/tax-ids/schemas";
 import { inputOverrides } from "./overrides";
@@ -35,6 +36,7 @@ export const COMPONENTS: Record<string, z.ZodType> = {
   ThinEvent: thinEventObject,
   EventDestination: destinationObject,
   Invoice: invoiceObject,
+  Payment: paymentObject,
   TaxRegime: taxRegimeObject,
   Balance: balanceObject,
   BalanceTransaction: balanceTransactionObject,

@@ -19,7 +19,7 @@ import { addressObject } from "../party/address";
 export const MAX_LINES = 200;
 export const MAX_PAYMENT_OPTIONS = 10;
 
-const isoDate = z
+export const isoDate = z
   .string()
   .refine(isIsoDate, "must be a calendar date written YYYY-MM-DD")
   .meta({ description: "A calendar date, YYYY-MM-DD.", format: "date" });

@@ -197,6 +197,33 @@ export const unitPrice = numberString("decimal", "33.333", (d) => {
   examples: ["100.00", "33.333"],
 });
 
+/**
+ * A payment amount: decimal string > 0, at most 10^12. Output: the string; the currency's
+ * decimals are checked where the currency is known (`toMinor`).
+ */
+export const positiveAmount = numberString("decimal", "50.00", (d) => {
+  if (d.units <= 0n) return "must be greater than 0";
+  if (!absAtMost(d, 1_000_000_000_000n)) return "must be at most 1000000000000";
+  return null;
+}).meta({
+  description: "A decimal string greater than 0, at most the currency's decimals.",
+  ...DECIMAL_STRING,
+  examples: ["50.00"],
+});
+
+/**
+ * A decimal string in minor units of a currency with `exponent` decimals, or null when it has
+ * more decimals than that (or is not a decimal).
+ *
+ * @example
+ * toMinor("50.5", 2); // 5050n
+ * toMinor("0.001", 2); // null
+ */
+export function toMinor(s: string, exponent: number): bigint | null {
+  const d = parseDecimal(s);
+  return d && d.scale <= exponent ? roundToScale(d.units, d.scale, exponent) : null;
+}
+
 /** A custom tax rate: "0%" to "100%", at most 4 decimals ("10%", "7.5%"). Output: the string. */
 export const customRate = numberString("percentage", "7.5%", (d) => {
   if (d.scale > 4) return "must have at most 4 decimals";

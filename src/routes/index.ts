@@ -7,6 +7,7 @@ import { eventRoutes } from "./events";
 import { healthRoute } from "./health";
 import { invoiceRoutes } from "./invoices";
 import { paymentInstructionRoutes } from "./payment-instructions";
+import { paymentRoutes } from "./payments";
 import { taxIdRoutes } from "./tax-ids";
 import { taxRegimeRoutes } from "./tax-regimes";
 
@@ -20,6 +21,7 @@ export const ROUTES = [
   ...eventRoutes,
   ...eventDestinationRoutes,
   ...invoiceRoutes,
+  ...paymentRoutes,
   ...taxIdRoutes,
   ...balanceRoutes,
   ...balanceTransactionRoutes,

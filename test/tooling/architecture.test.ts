@@ -27,6 +27,7 @@ const DOMAIN = new Set([
   "account",
   "customers",
   "payment-instructions",
+  "payments",
   "invoices",
   "pdf",
   "balance",
