@@ -5,6 +5,7 @@ import { PDF_QUEUE } from "./contracts/pdf-message";
 import { VERIFACTU_QUEUE } from "./contracts/submission-message";
 import type { VerificationMessage } from "./contracts/verification-message";
 import { perShard, shardEnv, shardNames } from "./db/shards";
+import { recordOverdueInvoices } from "./invoices/overdue";
 import { handlePdfs } from "./invoices/pdf/consumer";
 import { sweepMissingPdfs } from "./invoices/pdf/sweep";
 import { logError } from "./lib/log";
@@ -65,6 +66,7 @@ export default {
       ctx.waitUntil(chore("verification_sweep", () => sweepUnqueuedVerifications(shard)));
       ctx.waitUntil(chore("verifactu_sweep", () => sweepPendingRecords(shard, canSendLive(shard))));
       ctx.waitUntil(chore("pdf_sweep", () => sweepMissingPdfs(shard)));
+      ctx.waitUntil(chore("overdue", () => recordOverdueInvoices(shard, ctx)));
       ctx.waitUntil(chore("redrive", () => redriveRequested(shard)));
       ctx.waitUntil(chore("retention", () => deleteExpiredData(shard)));
     }

@@ -33,17 +33,30 @@ export const benchRoutes = new Hono<AppEnv>()
     const from = Number(c.req.query("from"));
     const to = Number(c.req.query("to"));
     const cols =
-      "account_id, live, type, series, numbering, counter_key, issue_date, operation_date, supply_tax_date, withholding_tax_date, currency, customer_id, issuer, customer, lines, tax_breakdown, subtotal, total_tax_added, total_tax_withheld, total, amount_payable, payment_terms, corrected_by, notes, created_at";
+      "account_id, live, type, series, numbering, counter_key, operation_date, supply_tax_date, withholding_tax_date, currency, customer_id, issuer, customer, lines, tax_breakdown, subtotal, total_tax_added, total_tax_withheld, total, amount_payable, payment_terms, corrected_by, notes, created_at";
+    // With `per_day`, the copies are issued that many a day after the template, in number
+    // order, 30 days to pay, 1 in 10 unpaid (the rest paid) and 1 in 50 void: what the list
+    // filters need to be measured on (status, payment_status, overdue, issue_date ranges).
+    const perDay = Number(c.req.query("per_day") ?? 0);
+    const lifecycle = perDay
+      ? {
+          cols: ", issue_date, due_date, status, payment_status, amount_paid",
+          values: `, date(t.issue_date, '+' || (n.i / ?4) || ' days'), date(t.issue_date, '+' || (n.i / ?4 + 30) || ' days'),
+            CASE WHEN n.i % 50 = 0 THEN 'void' ELSE 'issued' END,
+            CASE WHEN n.i % 10 = 0 THEN 'unpaid' ELSE 'paid' END,
+            CASE WHEN n.i % 10 = 0 THEN 0 ELSE t.amount_payable END`,
+        }
+      : { cols: ", issue_date", values: ", t.issue_date" };
     const result = await c.env.DB.prepare(
       `WITH RECURSIVE n(i) AS (SELECT ?1 UNION ALL SELECT i + 1 FROM n WHERE i < ?2)
-       INSERT INTO invoices (id, counter, number, ${cols})
+       INSERT INTO invoices (id, counter, number, ${cols}${lifecycle.cols})
        SELECT substr(t.id, 1, 14) || printf('%016d', n.i), n.i, t.series || '-' || printf('%04d', n.i), ${cols
          .split(", ")
          .map((col) => `t.${col}`)
-         .join(", ")}
+         .join(", ")}${lifecycle.values}
        FROM n, invoices t WHERE t.id = ?3`,
     )
-      .bind(from, to, c.req.param("id"))
+      .bind(...[from, to, c.req.param("id"), ...(perDay ? [perDay] : [])])
       .run();
     return c.json({ inserted: result.meta.changes }, 201);
   })

@@ -1,4 +1,4 @@
-import type { SQL } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { CorrectionReason, InvoiceNumbering, InvoiceType } from "../constants";
 import type { Caller } from "../contracts/caller";
 import type { CustomerRow, InvoiceRow, PaymentInstructionRow } from "../db/schema";
@@ -37,7 +37,7 @@ export type IssueRequest = {
 type Computed = "counter" | "number" | "verifactuSeq" | "verifactuGeneratedAt" | "verifactuRecord";
 
 /** The invoice to insert. */
-export type InvoiceDraft = Omit<InvoiceRow, Computed> & {
+export type InvoiceInsert = Omit<InvoiceRow, Computed> & {
   counter: SQL<number>;
   number: SQL<string>;
   verifactuSeq: SQL<number> | null;
@@ -48,20 +48,35 @@ export type InvoiceDraft = Omit<InvoiceRow, Computed> & {
 const bad = (param: string, message: string) => new ApiError("parameter_invalid", message, { param });
 
 /**
- * Applies every issuance rule of invoices.md to what the context holds and returns the
- * invoice to insert. Throws the documented 400 on the first rule
- * broken; nothing has been written then.
+ * Issuing applies every issuance rule of invoices.md; a draft (lifecycle.md) is shape-checked
+ * and computed the same way, but skips the rules that only issuing checks: the complete issuer
+ * profile, the Spanish address rule, the simplified limit, series binding, date order, payment
+ * terms' applicability, and the number.
  */
-export function buildInvoice(caller: Caller, req: IssueRequest, ctx: IssueContext): InvoiceDraft {
+export type BuildMode =
+  | { draft: false; id?: string | undefined }
+  | { draft: true; id: string; request: Record<string, unknown> };
+
+/**
+ * Applies the rules of `mode` to what the context holds and returns the invoice to insert.
+ * Throws the documented 400 on the first rule broken; nothing has been written then.
+ */
+export function buildInvoice(
+  caller: Caller,
+  req: IssueRequest,
+  ctx: IssueContext,
+  mode: BuildMode = { draft: false },
+): InvoiceInsert {
   const es = ctx.account.taxRegime === "es";
-  const issuer = issuerOf(ctx, es);
+  const issuing = !mode.draft;
+  const issuer = issuerOf(ctx, es && issuing);
   const corrected = correctedOf(req, ctx);
   const customer = customerOf(req, ctx, corrected);
 
   if (req.numbering === "customer" && !customer) {
     throw new ApiError("parameter_missing", "Customer numbering needs a customer.", { param: "customer" });
   }
-  if (es && req.type !== "simplified" && customer && addressOf(customer) === null) {
+  if (issuing && es && req.type !== "simplified" && customer && addressOf(customer) === null) {
     throw new ApiError(
       "customer_address_required",
       `A Spanish ${req.type} invoice needs the customer's address: add one to ${customer.id} first.`,
@@ -86,21 +101,25 @@ export function buildInvoice(caller: Caller, req: IssueRequest, ctx: IssueContex
   const computed = computeInvoice({ regime: ctx.account.taxRegime, exponent, lines: req.lines, taxDates });
   // A corrective follows the invoice it corrects, whose recipient was checked when it was issued.
   if (es && !corrected) checkRecipient(req.type, customer, req.lines);
-  if (es && req.type === "simplified" && computed.total > SIMPLIFIED_MAX_TOTAL_MINOR) {
+  if (issuing && es && req.type === "simplified" && computed.total > SIMPLIFIED_MAX_TOTAL_MINOR) {
     throw bad("lines", "A Spanish simplified invoice totals at most 3000.00 EUR (RD 1619/2012 art. 4).");
   }
   if (req.dueDate !== null && req.dueDate < issueDate) {
     throw bad("payment_terms.due_date", "due_date cannot be before issue_date.");
   }
 
-  if (ctx.seriesHead && (ctx.seriesHead.type !== req.type || ctx.seriesHead.numbering !== req.numbering)) {
+  if (
+    issuing &&
+    ctx.seriesHead &&
+    (ctx.seriesHead.type !== req.type || ctx.seriesHead.numbering !== req.numbering)
+  ) {
     throw new ApiError(
       "series_mismatch",
       `Series ${req.series} holds ${ctx.seriesHead.type} invoices with ${ctx.seriesHead.numbering} numbering; use another series.`,
       { param: "series" },
     );
   }
-  if (ctx.lastIssueDate && issueDate < ctx.lastIssueDate) {
+  if (issuing && ctx.lastIssueDate && issueDate < ctx.lastIssueDate) {
     throw new ApiError(
       "issue_date_out_of_order",
       `issue_date ${issueDate} is before ${ctx.lastIssueDate}, the date of the last number of this series: numbers and dates must not go backwards.`,
@@ -109,15 +128,15 @@ export function buildInvoice(caller: Caller, req: IssueRequest, ctx: IssueContex
   }
 
   const byCustomer = req.numbering === "customer" && customer ? customer : null;
-  const counterKey = byCustomer?.id ?? "";
-  const counter = nextCounter({
-    accountId: caller.accountId,
-    live: caller.live,
-    series: req.series,
-    counterKey,
-  });
+  // A draft holds no number: counter 0 under a counter key of its own (migration 0024).
+  const id = mode.id ?? newId("invoice");
+  const counterKey = mode.draft ? id : (byCustomer?.id ?? "");
+  const counter = mode.draft
+    ? sql<number>`0`
+    : nextCounter({ accountId: caller.accountId, live: caller.live, series: req.series, counterKey });
+  const amountPayable = Number(computed.amount_payable);
   return {
-    id: newId("invoice"),
+    id,
     accountId: caller.accountId,
     live: caller.live,
     type: req.type,
@@ -125,8 +144,11 @@ export function buildInvoice(caller: Caller, req: IssueRequest, ctx: IssueContex
     numbering: req.numbering,
     counterKey,
     counter,
-    number: invoiceNumber(req.series, byCustomer?.invoicePrefix ?? null, counter),
-    issueDate,
+    number: mode.draft
+      ? sql<string>`''`
+      : invoiceNumber(req.series, byCustomer?.invoicePrefix ?? null, counter),
+    // A draft without an issue date reads back null: it takes today's when finalized.
+    issueDate: mode.draft ? (req.issueDate ?? "") : issueDate,
     operationDate: req.operationDate,
     supplyTaxDate: taxDates.supply,
     withholdingTaxDate: taxDates.withholding,
@@ -144,8 +166,8 @@ export function buildInvoice(caller: Caller, req: IssueRequest, ctx: IssueContex
     totalTaxAdded: Number(computed.total_tax_added),
     totalTaxWithheld: Number(computed.total_tax_withheld),
     total: Number(computed.total),
-    amountPayable: Number(computed.amount_payable),
-    paymentTerms: { due_date: req.dueDate, options: paymentOptions(req, ctx, computed, exponent) },
+    amountPayable,
+    paymentTerms: { due_date: req.dueDate, options: paymentOptions(req, ctx, computed, exponent, issuing) },
     correctsInvoiceId: corrected?.id ?? null,
     correctsReason: req.corrects?.reason ?? null,
     correctedBy: [],
@@ -161,26 +183,29 @@ export function buildInvoice(caller: Caller, req: IssueRequest, ctx: IssueContex
     verifactuErrors: null,
     pdfGeneratedAt: null,
     pdfSweptAt: null,
-    status: "issued",
-    paymentStatus: Number(computed.amount_payable) > 0 ? "unpaid" : "not_applicable",
+    status: mode.draft ? "draft" : "issued",
+    paymentStatus: mode.draft ? null : amountPayable > 0 ? "unpaid" : "not_applicable",
     amountPaid: 0,
     paidOn: null,
     dueDate: req.dueDate,
     voidedAt: null,
     voidReason: null,
     overdueAt: null,
-    draftRequest: null,
+    draftRequest: mode.draft ? mode.request : null,
   };
 }
 
-/** A Spanish account issues only with a complete profile; a global one may leave parts out. */
-function issuerOf({ account, profile }: IssueContext, es: boolean) {
+/**
+ * A Spanish account issues only with a complete profile (`strict`); a global one, or a draft,
+ * may leave parts out.
+ */
+function issuerOf({ account, profile }: IssueContext, strict: boolean) {
   const taxId =
     profile?.taxIdCountry && profile.taxIdType && profile.taxIdValue
       ? { country: profile.taxIdCountry, type: profile.taxIdType, value: profile.taxIdValue }
       : null;
   const address = profile ? addressOf(profile) : null;
-  if (es) {
+  if (strict) {
     const missing = !profile?.legalName ? "legal_name" : !taxId ? "tax_id" : !address ? "address" : null;
     if (missing) {
       throw new ApiError(
@@ -213,6 +238,13 @@ function correctedOf(req: IssueRequest, ctx: IssueContext): InvoiceRow | null {
   }
   const corrected = ctx.corrected;
   if (!corrected) throw bad("corrects.invoice", `No such invoice: '${req.corrects.invoice}'.`);
+  // A draft has no number to correct, and a void invoice no longer stands (lifecycle.md).
+  if (corrected.status !== "issued") {
+    throw bad(
+      "corrects.invoice",
+      `Only an issued invoice can be corrected; '${corrected.id}' is ${corrected.status}.`,
+    );
+  }
   const r5 = corrected.type === "simplified";
   if ((req.corrects.reason === "R5") !== r5) {
     throw bad(
@@ -257,11 +289,17 @@ function customerSnapshot(c: CustomerRow) {
  * `options` given → resolved in that order; omitted → the account defaults for an ordinary
  * invoice with a positive amount payable. Correctives and zero or negative invoices get none.
  */
-function paymentOptions(req: IssueRequest, ctx: IssueContext, computed: ComputedInvoice, exponent: number) {
+function paymentOptions(
+  req: IssueRequest,
+  ctx: IssueContext,
+  computed: ComputedInvoice,
+  exponent: number,
+  issuing: boolean,
+) {
   const applicable = req.type !== "corrective" && computed.amount_payable > 0n;
   let chosen: PaymentInstructionRow[];
   if (req.options !== undefined) {
-    if (!applicable) {
+    if (issuing && !applicable) {
       throw new ApiError(
         "payment_terms_not_applicable",
         `Payment options apply only to invoices with a positive amount payable that are not corrective (amount payable: ${formatMinor(computed.amount_payable, exponent)}).`,

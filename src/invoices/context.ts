@@ -17,6 +17,7 @@ import {
 } from "../db/schema";
 import { ownedBy } from "../db/scope";
 import type { TaxRegimeId } from "../tax/types";
+import type { IssueRequest } from "./build";
 
 /** Everything an issuance reads, in one round trip. */
 export type IssueContext = {
@@ -127,4 +128,16 @@ export async function loadIssueContext(db: Database, caller: Caller, q: ContextQ
     seriesHead: head ? { type: head.type, numbering: head.numbering } : null,
     lastIssueDate: head?.lastIssueDate ?? null,
   };
+}
+
+/** The context an issuance request (or a draft's preview) reads. */
+export function loadContextFor(db: Database, caller: Caller, req: IssueRequest): Promise<IssueContext> {
+  return loadIssueContext(db, caller, {
+    customerId: req.customer ?? null,
+    correctedId: req.corrects?.invoice ?? null,
+    optionIds: req.options,
+    wantsDefaults: req.type === "ordinary" && req.options === undefined,
+    series: req.series,
+    numbering: req.numbering,
+  });
 }

@@ -3,7 +3,7 @@ import type { Caller } from "../contracts/caller";
 import { counted, type Database } from "../db/client";
 import { type InvoiceRow, invoices, type ServedInvoiceRow } from "../db/schema";
 import { ownedBy } from "../db/scope";
-import { notFound } from "../http/errors";
+import { ApiError, notFound } from "../http/errors";
 
 /**
  * The columns of a `ServedInvoiceRow`. The record (about 0.8 KB of JSON per `es` invoice) is read
@@ -30,5 +30,20 @@ export async function findInvoice(db: Database, caller: Caller, id: string, with
   );
   const row = rows[0];
   if (!row) throw notFound("invoice", id);
+  return row;
+}
+
+/** 409 `invoice_not_draft`: only a draft can be edited, deleted or finalized. */
+export function notADraft(row: Pick<InvoiceRow, "id" | "status">): ApiError {
+  return new ApiError(
+    "invoice_not_draft",
+    `Invoice ${row.id} is ${row.status}, not a draft: only drafts can be edited, deleted or finalized.`,
+  );
+}
+
+/** Invoice `id` when it is a draft of the caller's; else 404, or 409 `invoice_not_draft`. */
+export function draftOf<R extends Pick<InvoiceRow, "id" | "status">>(row: R | undefined, id: string): R {
+  if (!row) throw notFound("invoice", id);
+  if (row.status !== "draft") throw notADraft(row);
   return row;
 }

@@ -1,16 +1,18 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { usageDebit } from "../balance/usage";
 import { config } from "../config";
 import type { Caller } from "../contracts/caller";
-import { isForeignKeyViolation, isRaised, isUniqueViolation } from "../db/errors";
-import { invoices } from "../db/schema";
+import type { Database } from "../db/client";
+import { isForeignKeyViolation, isNotNullViolation, isRaised, isUniqueViolation } from "../db/errors";
+import { accounts, invoices } from "../db/schema";
 import type { EventSpec, Writer } from "../events/write";
 import { writeWithEvents } from "../events/write";
 import { ApiError } from "../http/errors";
 import { newId } from "../lib/ids";
 import { requestSubmission } from "../verifactu/dispatch";
 import { buildInvoice, type IssueRequest } from "./build";
-import { loadIssueContext } from "./context";
+import { loadContextFor } from "./context";
+import { draftOf, findInvoice } from "./find";
 import { DEFAULT_SERIES } from "./numbering";
 import { requestPdf } from "./pdf/dispatch";
 import { issuedPaths, pendingCopy, withRecord } from "./registration";
@@ -44,7 +46,7 @@ function lostRace(err: unknown): boolean {
 const MAX_INVOICE_BYTES = 1_000_000;
 const utf8 = new TextEncoder();
 
-function refuseOversized(invoice: Invoice): void {
+export function refuseOversized(invoice: Invoice): void {
   const json = JSON.stringify(invoice);
   // A UTF-16 unit is at most 3 UTF-8 bytes: the usual invoice is never encoded to be measured.
   if (json.length * 3 <= MAX_INVOICE_BYTES) return;
@@ -58,10 +60,29 @@ function refuseOversized(invoice: Invoice): void {
   }
 }
 
-export async function issueInvoice(w: Writer, caller: Caller, body: CreateInvoiceBody): Promise<Invoice> {
-  const { db } = w;
+/**
+ * A finalize's first statements: the draft's row goes, and its id takes the issued invoice.
+ * The guard fails the whole batch unless the row is still a draft (its NOT NULL name is set to
+ * NULL otherwise, as the idempotency guard does): a draft deleted or finalized meanwhile must
+ * not be issued (again).
+ */
+function replaceDraft(db: Database, caller: Caller, id: string) {
+  const isDraft = and(eq(invoices.id, id), eq(invoices.status, "draft"));
+  return {
+    guard: db
+      .update(accounts)
+      .set({
+        name: sql`CASE WHEN EXISTS (SELECT 1 FROM ${invoices} WHERE ${isDraft}) THEN ${accounts.name} END`,
+      })
+      .where(eq(accounts.id, caller.accountId)),
+    replace: db.delete(invoices).where(isDraft),
+  };
+}
+
+/** The issuance request a body makes, its defaults applied. */
+export function issueRequestOf(body: CreateInvoiceBody): IssueRequest {
   const type = body.type ?? "ordinary";
-  const req: IssueRequest = {
+  return {
     type,
     series: body.series ?? DEFAULT_SERIES[type],
     numbering: body.numbering ?? "series",
@@ -75,20 +96,28 @@ export async function issueInvoice(w: Writer, caller: Caller, body: CreateInvoic
     corrects: body.corrects,
     notes: body.notes ?? null,
   };
+}
+
+/**
+ * Issues an invoice: the one issuance path, for `POST /v1/invoices` and for finalizing a draft
+ * (`replacing`: the draft's id, which the issued invoice keeps; its row is deleted in the same
+ * batch, and only while it is still a draft, so two finalizes issue it once).
+ */
+export async function issueInvoice(
+  w: Writer,
+  caller: Caller,
+  body: CreateInvoiceBody,
+  replacing?: string,
+): Promise<Invoice> {
+  const { db } = w;
+  const req = issueRequestOf(body);
 
   for (let attempt = 1; ; attempt++) {
-    const ctx = await loadIssueContext(db, caller, {
-      customerId: req.customer ?? null,
-      correctedId: req.corrects?.invoice ?? null,
-      optionIds: req.options,
-      wantsDefaults: type === "ordinary" && req.options === undefined,
-      series: req.series,
-      numbering: req.numbering,
-    });
-    const built = buildInvoice(caller, req, ctx);
+    const ctx = await loadContextFor(db, caller, req);
+    const built = buildInvoice(caller, req, ctx, { draft: false, id: replacing });
     const es = ctx.account.taxRegime === "es";
     // The event's copy takes the number and the record's time from the database, like the row.
-    const { draft, pending } = es
+    const { draft: row, pending } = es
       ? withRecord(built, caller, ctx.corrected)
       : { draft: built, pending: pendingCopy(built) };
     refuseOversized(pending);
@@ -97,23 +126,23 @@ export async function issueInvoice(w: Writer, caller: Caller, body: CreateInvoic
     const debit = usageDebit(db, caller, {
       priceCents: config(w.env).usagePriceInvoice,
       sourceEvent: issuedId,
-      invoiceId: draft.id,
-      createdAt: draft.createdAt,
+      invoiceId: row.id,
+      createdAt: row.createdAt,
     });
     const events: EventSpec[] = [
-      { id: issuedId, type: "invoice.issued", object: pending, fill: issuedPaths(pending, draft) },
+      { id: issuedId, type: "invoice.issued", object: pending, fill: issuedPaths(pending, row) },
     ];
     if (ctx.corrected) {
       // The corrected invoice gains this one in `corrected_by`: its only change, ever. The
       // event's list is read inside the batch, not from the read above, so concurrent
       // correctives of one invoice each show those committed before them.
       const { id, correctedBy } = ctx.corrected;
-      const amended = serializeInvoice({ ...ctx.corrected, correctedBy: [...correctedBy, draft.id] });
+      const amended = serializeInvoice({ ...ctx.corrected, correctedBy: [...correctedBy, row.id] });
       const listNow = sql`(SELECT ${invoices.correctedBy} FROM ${invoices} WHERE ${invoices.id} = ${id})`;
       events.push({
         type: "invoice.amended",
         object: amended,
-        fill: { "$.corrected_by": sql`json_insert(${listNow}, '$[#]', ${draft.id})` },
+        fill: { "$.corrected_by": sql`json_insert(${listNow}, '$[#]', ${row.id})` },
       });
     }
     events.push(debit.event);
@@ -121,7 +150,8 @@ export async function issueInvoice(w: Writer, caller: Caller, body: CreateInvoic
       const { results } = await writeWithEvents(
         w,
         {
-          insert: db.insert(invoices).values(draft).returning({
+          ...(replacing && replaceDraft(db, caller, replacing)),
+          insert: db.insert(invoices).values(row).returning({
             counter: invoices.counter,
             number: invoices.number,
             verifactuSeq: invoices.verifactuSeq,
@@ -130,7 +160,7 @@ export async function issueInvoice(w: Writer, caller: Caller, body: CreateInvoic
           ...(ctx.corrected && {
             amend: db
               .update(invoices)
-              .set({ correctedBy: sql`json_insert(${invoices.correctedBy}, '$[#]', ${draft.id})` })
+              .set({ correctedBy: sql`json_insert(${invoices.correctedBy}, '$[#]', ${row.id})` })
               .where(eq(invoices.id, ctx.corrected.id)),
           }),
           debit: debit.statement,
@@ -139,10 +169,15 @@ export async function issueInvoice(w: Writer, caller: Caller, body: CreateInvoic
       );
       const [numbered] = results.insert;
       if (!numbered) throw new Error("The invoice INSERT returned no row.");
-      w.waitUntil(requestPdf(w.env, draft.id));
+      w.waitUntil(requestPdf(w.env, row.id));
       if (es) w.waitUntil(requestSubmission(w.env, caller));
-      return serializeInvoice({ ...draft, ...numbered });
+      return serializeInvoice({ ...row, ...numbered });
     } catch (err) {
+      // The draft was finalized or deleted since it was read: the read again answers.
+      if (replacing && isNotNullViolation(err, "accounts.name")) {
+        draftOf(await findInvoice(db, caller, replacing).catch(() => undefined), replacing);
+        throw err;
+      }
       if (!lostRace(err)) throw err;
       if (attempt === MAX_ATTEMPTS) {
         throw new ApiError("api_error", "Too many concurrent issues in this series; retry the request.");

@@ -6,7 +6,7 @@ import { nowMs } from "../lib/clock";
 import { isoTimestamp, nextGeneratedAt, nextSeq } from "../verifactu/chain";
 import { UnregistrableInvoice } from "../verifactu/format";
 import { recordBody } from "../verifactu/record";
-import type { InvoiceDraft } from "./build";
+import type { InvoiceInsert } from "./build";
 import type { Invoice } from "./schemas";
 import { serializeInvoice } from "./serialize";
 
@@ -18,11 +18,11 @@ import { serializeInvoice } from "./serialize";
  * pre-INSERT copy (`pendingCopy`).
  */
 export function withRecord(
-  built: InvoiceDraft,
+  built: InvoiceInsert,
   scope: Scope,
   corrected: InvoiceRow | null,
-): { draft: InvoiceDraft; pending: Invoice } {
-  const chained: InvoiceDraft = {
+): { draft: InvoiceInsert; pending: Invoice } {
+  const chained: InvoiceInsert = {
     ...built,
     verifactuSeq: nextSeq(scope),
     verifactuGeneratedAt: nextGeneratedAt(scope, nowMs()),
@@ -54,7 +54,7 @@ export function withRecord(
  * The invoice as the API shows it before the INSERT: number, record time and QR URL are
  * placeholders that `issuedPaths` fills from the database in the event's copy.
  */
-export function pendingCopy(draft: InvoiceDraft): Invoice {
+export function pendingCopy(draft: InvoiceInsert): Invoice {
   return serializeInvoice({
     ...draft,
     counter: 0,
@@ -68,7 +68,7 @@ export function pendingCopy(draft: InvoiceDraft): Invoice {
  * Where the API object holds what only the INSERT knows, as JSON paths with the SQL that gives
  * each value (`EventSpec.fill`): an event written in the invoice's batch shows what the row got.
  */
-export function issuedPaths(invoice: Invoice, draft: InvoiceDraft): Record<string, SQL> {
+export function issuedPaths(invoice: Invoice, draft: InvoiceInsert): Record<string, SQL> {
   const { number } = draft;
   const paths: Record<string, SQL> = Object.fromEntries([
     ["$.number", number],

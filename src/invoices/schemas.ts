@@ -73,6 +73,10 @@ const line = z
 
 export const createInvoiceBody = z
   .object({
+    draft: z
+      .boolean()
+      .optional()
+      .describe("`true`: a draft (a preview) that consumes no number; finalize it to issue."),
     type: z.enum(INVOICE_TYPES).optional(),
     customer: objectId.nullable().optional(),
     series: seriesName.optional(),
@@ -101,11 +105,66 @@ export const createInvoiceBody = z
 
 export type CreateInvoiceBody = z.output<typeof createInvoiceBody>;
 
+const creation = createInvoiceBody.shape;
+
+/**
+ * A draft's edit: any creation field but `draft`; omitted fields stay, `lines` replaces the
+ * whole list, and `null` clears an optional field (it takes its default again).
+ */
+export const updateInvoiceBody = z
+  .object({
+    type: creation.type.unwrap().nullable().optional(),
+    customer: creation.customer,
+    series: seriesName.nullable().optional(),
+    numbering: creation.numbering.unwrap().nullable().optional(),
+    issue_date: isoDate.nullable().optional(),
+    operation_date: creation.operation_date,
+    currency: currency.nullable().optional(),
+    lines: creation.lines.optional(),
+    payment_terms: creation.payment_terms.unwrap().nullable().optional(),
+    corrects: creation.corrects.unwrap().nullable().optional(),
+    notes: creation.notes,
+  })
+  .strict();
+
+export type UpdateInvoiceBody = z.output<typeof updateInvoiceBody>;
+
 export const listInvoicesQuery = listParams
   .extend({
     customer: objectId.optional(),
     type: z.enum(INVOICE_TYPES).optional(),
     series: seriesName.optional(),
+    status: z.enum(INVOICE_STATUSES).optional(),
+    payment_status: z.enum(PAYMENT_STATUSES).optional(),
+    overdue: z
+      .enum(["true", "false"])
+      .transform((v) => v === "true")
+      .meta({
+        description: "`true`: only overdue invoices (the object's `overdue`); `false`: only the others.",
+      })
+      .optional(),
+    // Bracketed keys, as Stripe writes ranges: the query string's key is literally `issue_date[gte]`.
+    "issue_date[gte]": isoDate
+      .meta({
+        description:
+          "Issued on or after this date (YYYY-MM-DD). A draft without an issue date never matches.",
+      })
+      .optional(),
+    "issue_date[lte]": isoDate
+      .meta({
+        description:
+          "Issued on or before this date (YYYY-MM-DD). A draft without an issue date never matches.",
+      })
+      .optional(),
+  })
+  .strict();
+
+/** `POST /v1/invoices/{id}/void`. */
+export const voidInvoiceBody = z
+  .object({
+    reason: text(500).meta({
+      description: "Why the invoice is void (1–500 characters): shown on the invoice as `void_reason`.",
+    }),
   })
   .strict();
 
@@ -132,10 +191,10 @@ export const invoiceObject = z
     live: z.boolean(),
     type: z.enum(INVOICE_TYPES),
     status: z.enum(INVOICE_STATUSES).describe("`draft` (a preview), `issued`, or `void`."),
-    number: z.string(),
+    number: z.string().nullable().describe("null on drafts."),
     series: z.string(),
     numbering: z.enum(INVOICE_NUMBERINGS),
-    issue_date: z.string(),
+    issue_date: z.string().nullable().describe("null on a draft that has none (finalizing takes today)."),
     operation_date: z.string().nullable(),
     currency: z.string(),
     issuer: z
@@ -203,7 +262,10 @@ export const invoiceObject = z
               bank_transfer: z
                 .object({ beneficiary: z.string(), iban: z.string(), bic: z.string().nullable() })
                 .strict(),
-              reference: z.string().describe("The invoice number: the transfer reference the payer quotes."),
+              reference: z
+                .string()
+                .nullable()
+                .describe("The invoice number: the transfer reference the payer quotes (null on drafts)."),
             })
             .strict(),
         ),

@@ -41,16 +41,17 @@ export function isOverdue(row: ServedInvoiceRow, ms = nowMs()): boolean {
 export function serializeInvoice(row: ServedInvoiceRow): Invoice {
   const exponent = currencyExponent(row.currency) ?? 2;
   const money = (minor: number) => formatMinor(BigInt(minor), exponent);
+  const draft = row.status === "draft";
   return {
     id: row.id,
     object: "invoice",
     live: row.live,
     type: row.type,
     status: row.status,
-    number: row.number,
+    number: draft ? null : row.number,
     series: row.series,
     numbering: row.numbering,
-    issue_date: row.issueDate,
+    issue_date: row.issueDate === "" ? null : row.issueDate,
     operation_date: row.operationDate,
     currency: row.currency,
     issuer: row.issuer,
@@ -67,14 +68,14 @@ export function serializeInvoice(row: ServedInvoiceRow): Invoice {
     total: money(row.total),
     amount_payable: money(row.amountPayable),
     payment_status: row.paymentStatus,
-    amount_paid: row.status === "draft" ? null : money(row.amountPaid),
-    amount_remaining: row.status === "draft" ? null : money(Math.max(0, row.amountPayable - row.amountPaid)),
+    amount_paid: draft ? null : money(row.amountPaid),
+    amount_remaining: draft ? null : money(Math.max(0, row.amountPayable - row.amountPaid)),
     paid_on: row.paidOn,
     overdue: isOverdue(row),
     payment_terms: {
       due_date: row.paymentTerms.due_date,
       // The transfer reference the payer quotes is the invoice number.
-      options: row.paymentTerms.options.map((o) => ({ ...o, reference: row.number })),
+      options: row.paymentTerms.options.map((o) => ({ ...o, reference: draft ? null : row.number })),
     },
     corrects:
       row.correctsInvoiceId && row.correctsReason

@@ -29,9 +29,10 @@ function keyValues(sheet: Sheet, pairs: readonly [string, string][], x: number, 
 
 function details({ invoice, corrected }: PdfInput): [string, string][] {
   const pairs: [string, string][] = [
-    ["Número de factura", invoice.number],
+    // A draft has neither yet: its mark says so (BORRADOR / DRAFT).
+    ["Número de factura", invoice.number ?? "—"],
     ["Serie", invoice.series],
-    ["Fecha de expedición", date(invoice.issue_date)],
+    ["Fecha de expedición", invoice.issue_date ? date(invoice.issue_date) : "—"],
   ];
   if (invoice.operation_date && invoice.operation_date !== invoice.issue_date) {
     pairs.push(["Fecha de operación", date(invoice.operation_date)]);
@@ -119,7 +120,7 @@ export function drawHeader(sheet: Sheet, input: PdfInput): void {
 
 /** The top of every further page: which invoice this is. */
 export function drawRunningHeader(sheet: Sheet, invoice: Invoice): void {
-  const line = `${TITLES[invoice.type].es} ${invoice.number} · ${date(invoice.issue_date)} (continuación)`;
+  const line = `${TITLES[invoice.type].es} ${invoice.number ?? "—"} · ${invoice.issue_date ? date(invoice.issue_date) : "—"} (continuación)`;
   sheet.text(sheet.wrap(line, sheet.width, LABEL)[0] ?? "", sheet.left, sheet.y, LABEL);
   sheet.y -= leading(LABEL.size) + 8;
 }

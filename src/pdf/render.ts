@@ -8,6 +8,7 @@ import { Sheet } from "./sheet";
 import { Typeface } from "./text";
 import { drawTotals } from "./totals";
 import type { PdfAssets, PdfInput } from "./types";
+import { drawWatermark, VOID_MARK } from "./watermark";
 
 export type { PdfAssets, PdfInput } from "./types";
 
@@ -74,5 +75,7 @@ export async function renderInvoicePdf(input: PdfInput, assets: PdfAssets): Prom
   drawTotals(sheet, invoice);
   drawClosing(sheet, input);
   sheet.footers(`${title} · ${invoice.issuer.name}`);
+  // A void invoice keeps its number and stays readable, marked across every page.
+  if (invoice.status === "void") drawWatermark(sheet, VOID_MARK);
   return doc.save();
 }

@@ -73,6 +73,8 @@ function invoiceNumber(number: string): string {
  * invoice never produces (no Spanish issuer NIF, a currency other than EUR, a custom tax).
  */
 export function recordBody(invoice: Invoice, options: BodyOptions = {}): RecordBody {
+  // Only issued invoices are registered: a draft has no number nor, perhaps, a date.
+  if (invoice.number === null || invoice.issue_date === null) throw new RangeError("a draft has no record");
   const issuerNif = spanishNif(invoice.issuer.tax_id);
   if (!issuerNif) throw new RangeError("the issuer of a VERI*FACTU record has a Spanish NIF");
   if (invoice.currency !== "EUR") throw new RangeError("VERI*FACTU amounts are in EUR");

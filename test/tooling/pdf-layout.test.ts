@@ -57,7 +57,7 @@ describe.skipIf(SKIP)("invoice PDF layout read back with poppler", () => {
     );
     for (const input of [SPANISH, EXEMPT, CORRECTIVE, GLOBAL, MULTISCRIPT, wide]) {
       const words = wordBoxes(await pdfOf(input));
-      expect(words.length, input.invoice.number).toBeGreaterThan(20);
+      expect(words.length, String(input.invoice.number)).toBeGreaterThan(20);
       for (const w of words) {
         expect(w.xMin, `${input.invoice.number} ${w.word}`).toBeGreaterThanOrEqual(PAGE.margin - 0.5);
         expect(w.xMax, `${input.invoice.number} ${w.word}`).toBeLessThanOrEqual(
@@ -80,7 +80,7 @@ describe.skipIf(SKIP)("invoice PDF layout read back with poppler", () => {
           )
           .map((b) => `${a.word} / ${b.word}`),
       );
-      expect(overlaps, input.invoice.number).toEqual([]);
+      expect(overlaps, String(input.invoice.number)).toEqual([]);
     }
     const text = pdfText(await pdfOf(wide)).replace(/ /g, "");
     expect(text).toContain(long.replace(/ /g, ""));

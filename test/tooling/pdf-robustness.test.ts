@@ -128,7 +128,7 @@ describe("invoice PDF: deterministic bytes", () => {
       expect(a.length).toBe(b.length);
       expect(
         a.every((byte, i) => byte === b[i]),
-        input.invoice.number,
+        String(input.invoice.number),
       ).toBe(true);
     }
   });

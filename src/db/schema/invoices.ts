@@ -178,6 +178,17 @@ export const invoices = sqliteTable(
     // The `status` and `payment_status` list filters.
     index("invoices_status_idx").on(t.accountId, t.live, t.status, t.id),
     index("invoices_payment_status_idx").on(t.accountId, t.live, t.paymentStatus, t.id),
+    // The `overdue` list filter: owed invoices newest first, their due date in the index, so
+    // `overdue=true` skips only the owed invoices not yet due (docs/invoices.md). `status`
+    // leads as in `invoices_status_idx`, so SQLite prefers this smaller index for the filter.
+    index("invoices_owed_list_idx")
+      .on(t.accountId, t.live, t.status, t.id, t.dueDate)
+      .where(
+        sql`${t.status} = 'issued' AND ${t.paymentStatus} IN ('unpaid', 'partially_paid') AND ${t.dueDate} IS NOT NULL`,
+      ),
+    // The `issue_date[gte]`/`issue_date[lte]` list filters: a closed range reads its own rows
+    // (then sorted by id), not the account's (docs/invoices.md).
+    index("invoices_issue_date_idx").on(t.accountId, t.live, t.issueDate, t.id),
     // The overdue job: issued invoices still owed whose due date passed and that were not yet
     // announced, by due date.
     index("invoices_overdue_job_idx")

@@ -39,23 +39,29 @@ const NOT_GENERATED = sql`${invoices.pdfGeneratedAt} IS NULL`;
  * Renders an invoice's PDF, stores it in R2 and records `invoice.pdf.generated` the first time
  * (the row's `pdf_generated_at` guards the event, so two generations record one). The renderer
  * is deterministic, so a second generation stores the same bytes. Returns them.
+ *
+ * A void clears `pdf_generated_at` so that the PDF is rendered again, with its mark, and the
+ * event recorded again. The guard also names the status that was rendered: a render of the
+ * issued invoice that finishes after the void records nothing, and leaves the void's own
+ * render to set `pdf_generated_at`.
  */
 export async function generatePdf(w: Writer, row: ServedInvoiceRow): Promise<Uint8Array> {
   const pdf = await render(w.env, await pdfInput(w.db, row));
   await w.env.PDFS.put(pdfKey(row), pdf, { httpMetadata: { contentType: "application/pdf" } });
   if (row.pdfGeneratedAt === null) {
+    const unchanged = sql`${NOT_GENERATED} AND ${invoices.status} = ${row.status}`;
     await writeWithEvents(
       w,
       {
         stored: w.db
           .update(invoices)
           .set({ pdfGeneratedAt: nowIso() })
-          .where(and(eq(invoices.id, row.id), NOT_GENERATED)),
+          .where(and(eq(invoices.id, row.id), unchanged)),
       },
       {
         type: "invoice.pdf.generated",
         object: serializeInvoice(row),
-        whileExists: [invoices, invoices.id, NOT_GENERATED],
+        whileExists: [invoices, invoices.id, unchanged],
       },
     );
   }

@@ -14,7 +14,10 @@ export async function readInvoicePdf(
 ): Promise<{ filename: string; body: ReadableStream | Uint8Array<ArrayBuffer> }> {
   const row = await findInvoice(w.db, caller, id);
   const filename = `${row.number}.pdf`;
-  const stored = await w.env.PDFS.get(pdfKey(row));
+  // A void invoice's stored file predates its void until the consumer renders it again (with
+  // the mark), which it signals by setting `pdf_generated_at`: until then, render it here.
+  const stale = row.status === "void" && row.pdfGeneratedAt === null;
+  const stored = stale ? null : await w.env.PDFS.get(pdfKey(row));
   if (stored) return { filename, body: stored.body };
   return { filename, body: (await generatePdf(w, row)) as Uint8Array<ArrayBuffer> };
 }

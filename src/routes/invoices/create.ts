@@ -1,15 +1,15 @@
 import { writerOf } from "../../events/writer";
 import { route } from "../../http/route";
-import { issueInvoice } from "../../invoices/issue";
+import { createInvoice } from "../../invoices/create";
 import { createInvoiceBody, invoiceObject } from "../../invoices/schemas";
 
 export const createInvoiceRoute = route({
   method: "post",
   path: "/v1/invoices",
   tag: "Invoices",
-  summary: "Issue an invoice",
+  summary: "Issue an invoice, or create a draft",
   request: { json: createInvoiceBody },
-  responses: { 201: { description: "The issued invoice.", schema: invoiceObject } },
+  responses: { 201: { description: "The issued invoice, or the draft.", schema: invoiceObject } },
   errors: [
     "account_profile_incomplete",
     "customer_address_required",
@@ -17,5 +17,5 @@ export const createInvoiceRoute = route({
     "issue_date_out_of_order",
     "payment_terms_not_applicable",
   ],
-  handler: async (c, { json: body }) => c.json(await issueInvoice(writerOf(c), c.get("caller"), body), 201),
+  handler: async (c, { json: body }) => c.json(await createInvoice(writerOf(c), c.get("caller"), body), 201),
 });

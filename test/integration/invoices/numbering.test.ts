@@ -287,7 +287,7 @@ describe("Within one counter issue_date never goes backwards: 400 issue_date_out
     }
     const issued = responses.filter((r) => r.status === 201).map((r) => r.body as Invoice);
     expect(issued.length).toBeGreaterThan(0);
-    const byNumber = issued.sort((a, b) => a.number.localeCompare(b.number));
+    const byNumber = issued.sort((a, b) => String(a.number).localeCompare(String(b.number)));
     expect(numbers(byNumber)).toEqual(byNumber.map((_, i) => `INV-${String(i + 1).padStart(4, "0")}`));
     const issueDates = byNumber.map((i) => i.issue_date);
     expect(issueDates).toEqual([...issueDates].sort());

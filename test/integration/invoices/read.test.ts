@@ -119,7 +119,7 @@ describe("GET /v1/invoices: filters and the shared pagination", () => {
   it("invalid filters are 400 with their param", async () => {
     expectError(await api.get("/v1/invoices?type=credit"), 400, "parameter_invalid", "type");
     expectError(await api.get("/v1/invoices?series=A-B"), 400, "parameter_invalid", "series");
-    expectError(await api.get("/v1/invoices?status=issued"), 400, "parameter_unknown", "status");
+    expectError(await api.get("/v1/invoices?colour=red"), 400, "parameter_unknown", "colour");
   });
 
   it("limit pages forward with starting_after and has_more", async () => {
@@ -246,10 +246,22 @@ describe("Test and live never mix in references", () => {
   });
 });
 
-describe("There is no update or delete of an issued invoice (404 or 405)", () => {
+describe("An issued invoice is never updated or deleted", () => {
   it.each([
     ["PATCH", { notes: "changed" }],
     ["DELETE", undefined],
+  ] as const)(
+    "%s /v1/invoices/{id} of an issued invoice is 409 invoice_not_draft and changes nothing",
+    async (method, body) => {
+      const { api, account } = await esAccount();
+      const inv = await issue(api, { customer: (await customerWithAddress(api)).id, lines: [ivaLine()] });
+      const res = await request(method, `/v1/invoices/${inv.id}`, body, { key: account.testKey });
+      expectError(res, 409, "invoice_not_draft");
+      expect(await getInvoice(api, inv.id)).toStrictEqual(inv);
+    },
+  );
+
+  it.each([
     ["PUT", { notes: "changed" }],
     ["POST", { notes: "changed" }],
   ] as const)(

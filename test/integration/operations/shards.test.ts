@@ -132,7 +132,7 @@ describe("accounts on two shards: what stays per shard", () => {
     await setProfile(api2);
     const first = await issue(api2, { type: "simplified", lines: [ivaLine()] });
     const next = await issue(api2, { type: "simplified", lines: [ivaLine()] });
-    expect(Number(next.number.match(/\d+$/)?.[0])).toBe(Number(first.number.match(/\d+$/)?.[0]) + 1);
+    expect(Number(next.number?.match(/\d+$/)?.[0])).toBe(Number(first.number?.match(/\d+$/)?.[0]) + 1);
     const balance = (await api2.get("/v1/balance")).body as { available: string };
     expect(balance.available).toBe("9.80");
     expect(await rowsOf(env.DB_2, "balance_transactions", second.id)).toHaveLength(3);

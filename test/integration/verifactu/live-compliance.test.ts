@@ -43,7 +43,7 @@ function acceptedAnswer(invoice: Invoice): string {
   const line =
     `${LINE_OPEN}<tikR:IDFactura><tik:IDEmisorFactura>${NIF}</tik:IDEmisorFactura>` +
     `<tik:NumSerieFactura>${invoice.number}</tik:NumSerieFactura>` +
-    `<tik:FechaExpedicionFactura>${aeatDate(invoice.issue_date)}</tik:FechaExpedicionFactura></tikR:IDFactura>` +
+    `<tik:FechaExpedicionFactura>${aeatDate(invoice.issue_date ?? "")}</tik:FechaExpedicionFactura></tikR:IDFactura>` +
     `<tikR:Operacion><tik:TipoOperacion>Alta</tik:TipoOperacion></tikR:Operacion>` +
     `<tikR:EstadoRegistro>Correcto</tikR:EstadoRegistro>${LINE_CLOSE}`;
   const head = answerCorrect.slice(0, answerCorrect.indexOf(LINE_OPEN));

@@ -61,7 +61,7 @@ describe("every es invoice gets a registration record in its own batch", () => {
       hash: null,
       previous_hash: null,
       generated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
-      qr_url: `https://prewww2.aeat.es/wlpl/TIKE-CONT/ValidarQR?nif=B12345674&numserie=${invoice.number}&fecha=${invoice.issue_date.split("-").reverse().join("-")}&importe=121.00`,
+      qr_url: `https://prewww2.aeat.es/wlpl/TIKE-CONT/ValidarQR?nif=B12345674&numserie=${invoice.number}&fecha=${String(invoice.issue_date).split("-").reverse().join("-")}&importe=121.00`,
       errors: [],
     });
     const { data } = await listEvents(api, "?type=invoice.issued");

@@ -1,0 +1,2 @@
+CREATE INDEX `invoices_owed_list_idx` ON `invoices` (`account_id`,`live`,`status`,`id`,`due_date`) WHERE "invoices"."status" = 'issued' AND "invoices"."payment_status" IN ('unpaid', 'partially_paid') AND "invoices"."due_date" IS NOT NULL;--> statement-breakpoint
+CREATE INDEX `invoices_issue_date_idx` ON `invoices` (`account_id`,`live`,`issue_date`,`id`);

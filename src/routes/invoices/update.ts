@@ -1,0 +1,17 @@
+import { writerOf } from "../../events/writer";
+import { idParams, route } from "../../http/route";
+import { updateDraft } from "../../invoices/draft-update";
+import { invoiceObject, updateInvoiceBody } from "../../invoices/schemas";
+
+/** Drafts only: omitted fields stay, `lines` replaces the list, `null` clears; totals are recomputed. */
+export const updateInvoiceRoute = route({
+  method: "patch",
+  path: "/v1/invoices/:id",
+  tag: "Invoices",
+  summary: "Update a draft invoice",
+  request: { params: idParams, json: updateInvoiceBody },
+  responses: { 200: { description: "The draft, recomputed.", schema: invoiceObject } },
+  errors: ["invoice_not_draft"],
+  handler: async (c, { params: { id }, json: body }) =>
+    c.json(await updateDraft(writerOf(c), c.get("caller"), id, body)),
+});
