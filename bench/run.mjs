@@ -258,7 +258,25 @@ const scenarios = ({ ids, invoiceIds, customer }) => [
     INVOICE_READ,
     { headers: AUTH, path: `/v1/invoices?limit=25&customer=${customer}` },
   ],
+  // The lifecycle filters (docs/invoices.md, "Listing and filtering").
+  ...[
+    "status=void",
+    "payment_status=unpaid",
+    "overdue=true",
+    "overdue=false",
+    `customer=${customer}&status=issued&payment_status=unpaid`,
+    `issue_date[gte]=${daysAgo(30)}`,
+    `issue_date[gte]=${daysAgo(400)}&issue_date[lte]=${daysAgo(370)}`,
+  ].map((filter) => [
+    `GET /v1/invoices?${filter.replace(customer, "…")} (first page)`,
+    INVOICE_READ,
+    { headers: AUTH, path: `/v1/invoices?limit=25&${filter}` },
+  ]),
 ];
+
+/** Seeded invoices issued per day (`seedInvoices`). */
+const PER_DAY = 100;
+const daysAgo = (days) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
 
 /** The invoice the issue asks for: three lines, each with IVA general and IRPF professional. */
 const invoiceBody = (customer) => ({
@@ -290,11 +308,14 @@ async function seedInvoices(size) {
     tax_id: { country: "ES", type: "es_nif", value: "A58818501" },
     address: { line_1: "Gran Vía 2", city: "Madrid", postal_code: "28013", country: "ES" },
   });
-  const template = await api("POST", "/v1/invoices", invoiceBody(customer.id));
+  // 100 invoices a day up to today: the template is issued as many days ago.
+  const days = Math.ceil(size / PER_DAY);
+  const issueDate = new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+  const template = await api("POST", "/v1/invoices", { ...invoiceBody(customer.id), issue_date: issueDate });
   const t = Date.now();
   for (let from = 2; from <= size; from += 20000) {
     const to = Math.min(size, from + 19999);
-    await api("POST", `/__bench/clone-invoices/${template.id}?from=${from}&to=${to}`);
+    await api("POST", `/__bench/clone-invoices/${template.id}?from=${from}&to=${to}&per_day=${PER_DAY}`);
   }
   console.log(`seeded ${size} invoices in ${((Date.now() - t) / 1000).toFixed(1)} s`);
   const invoiceIds = [template.id];

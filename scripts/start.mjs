@@ -75,5 +75,18 @@ const dev = spawn(
   ],
   { env: wranglerEnv, stdio: "inherit", shell },
 );
+// `wrangler dev` fires no crons: fire the background Worker's every minute, as deployed
+// (wrangler.jobs.toml), so overdue invoices, sweeps and retention happen under `npm start` too.
+// The dev entry serves `scheduled` (src/dev/index.ts); a failed fire (still starting) waits for
+// the next minute.
+const cron = withoutJobs
+  ? undefined
+  : setInterval(() => {
+      fetch(`http://127.0.0.1:${port}/cdn-cgi/local/scheduled`).then(
+        (res) => res.body?.cancel(),
+        () => {},
+      );
+    }, 60_000);
+dev.on("exit", () => clearInterval(cron));
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => dev.kill(signal));
 dev.on("exit", (code) => process.exit(code ?? 0));
