@@ -6,7 +6,7 @@
  */
 import { IDEMPOTENCY_HEADER } from "../../src/http/idempotency";
 import { listParams } from "../../src/http/pagination";
-import type { Route } from "../../src/http/route";
+import type { Route as RuntimeRoute, RouteDocs } from "../../src/http/route";
 import { ROUTES } from "../../src/routes";
 import { errorBody, errorCodesByStatus } from "./errors";
 import { COMPONENTS, convertInput, convertOutputs, type JsonSchema } from "./schemas";
@@ -190,9 +190,19 @@ function components(schemas: Record<string, JsonSchema>) {
   };
 }
 
+/** A route with its documentation, which every route must have (src/http/route.ts). */
+type Route = RuntimeRoute & RouteDocs;
+
+function documented(route: RuntimeRoute): Route {
+  if (!route.summary || !route.tag || !route.responses) {
+    throw new Error(`${route.method.toUpperCase()} ${route.path} has no documentation (tag, summary, responses)`);
+  }
+  return route as Route;
+}
+
 /** The whole document. */
 export function openApiDocument(version: string) {
-  const routes = ROUTES as readonly Route[];
+  const routes = (ROUTES as readonly RuntimeRoute[]).map(documented);
   const outputs = convertOutputs([
     ...routes.flatMap((r) =>
       Object.values(r.responses).flatMap((spec) => (spec.schema ? [spec.schema] : [])),

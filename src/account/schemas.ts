@@ -8,7 +8,7 @@ import { taxIdObject } from "../tax-ids/schemas";
 
 export const MAX_DEFAULT_PAYMENT_INSTRUCTIONS = 10;
 
-export const updateAccountBody = z
+export const updateAccountBody = /* @__PURE__ */ z
   .object({
     default_payment_instructions: z
       .array(objectId)
@@ -23,7 +23,7 @@ export const updateAccountBody = z
 
 export type UpdateAccountBody = z.output<typeof updateAccountBody>;
 
-export const accountObject = z
+export const accountObject = /* @__PURE__ */ z
   .object({
     id: z.string(),
     object: z.literal("account"),

@@ -7,9 +7,11 @@ export const listBalanceTransactionsQuery = listParams
   .extend({ type: z.enum(BALANCE_TRANSACTION_TYPES).optional() })
   .strict();
 
-const eur = z.string().describe('A decimal string in EUR with two decimals ("-0.10", "50.00").');
+const eur = /* @__PURE__ */ z
+  .string()
+  .describe(globalThis.OMIT_API_DOCS ? "" : 'A decimal string in EUR with two decimals ("-0.10", "50.00").');
 
-export const balanceTransactionObject = z
+export const balanceTransactionObject = /* @__PURE__ */ z
   .object({
     id: z.string().describe("btx_…"),
     object: z.literal("balance_transaction"),
@@ -29,7 +31,7 @@ export const balanceTransactionObject = z
 
 export type BalanceTransaction = z.output<typeof balanceTransactionObject>;
 
-export const balanceObject = z
+export const balanceObject = /* @__PURE__ */ z
   .object({
     object: z.literal("balance"),
     live: z.boolean(),

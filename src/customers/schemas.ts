@@ -13,12 +13,17 @@ const phone = text(32);
 const invoicePrefix = upperCaseCode(
   (s) => /^[A-Z0-9]{3,12}$/.test(s),
   "must be 3 to 12 characters A-Z and 0-9",
-).meta({
-  description: "3 to 12 characters A–Z and 0–9, uppercased on input; unique per account and environment.",
-  pattern: "^[A-Za-z0-9]{3,12}$",
-});
+).meta(
+  globalThis.OMIT_API_DOCS
+    ? {}
+    : {
+        description:
+          "3 to 12 characters A–Z and 0–9, uppercased on input; unique per account and environment.",
+        pattern: "^[A-Za-z0-9]{3,12}$",
+      },
+);
 
-export const createCustomerBody = z
+export const createCustomerBody = /* @__PURE__ */ z
   .object({
     name: text(256),
     invoice_prefix: invoicePrefix.optional(),
@@ -30,7 +35,7 @@ export const createCustomerBody = z
   .strict();
 
 /** Omitted fields stay unchanged; `null` clears where the seed allows it, else a type error. */
-export const updateCustomerBody = z
+export const updateCustomerBody = /* @__PURE__ */ z
   .object({
     name: text(256).optional(),
     invoice_prefix: invoicePrefix.optional(),
@@ -50,10 +55,14 @@ export const listCustomersQuery = listParams
         (s) => s.isWellFormed() && !/[\u0000-\u001f\u007f-\u009f]/.test(s),
         "must not contain control characters",
       )
-      .meta({
-        description:
-          "Case-insensitive substring of the id, name, Tax ID value or email; `%` and `_` match literally.",
-      })
+      .meta(
+        globalThis.OMIT_API_DOCS
+          ? {}
+          : {
+              description:
+                "Case-insensitive substring of the id, name, Tax ID value or email; `%` and `_` match literally.",
+            },
+      )
       .optional(),
     country: countryCode.optional(),
   })
@@ -62,7 +71,7 @@ export const listCustomersQuery = listParams
 export type CreateCustomerBody = z.output<typeof createCustomerBody>;
 export type UpdateCustomerBody = z.output<typeof updateCustomerBody>;
 
-export const customerObject = z
+export const customerObject = /* @__PURE__ */ z
   .object({
     id: z.string(),
     object: z.literal("customer"),

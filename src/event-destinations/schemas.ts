@@ -14,12 +14,12 @@ import { MAX_OVERLAP_SECONDS } from "../webhooks/rotation";
 export const MAX_ENABLED_EVENTS = 100;
 
 /** Known event types, or `*` for every current and future type; duplicates are dropped. */
-const enabledEvents = z
+const enabledEvents = /* @__PURE__ */ z
   .array(
     z
       .string()
       .refine((v) => v === "*" || isEventType(v), "must be a known event type or *")
-      .meta({ enum: ["*", ...EVENT_TYPES] }),
+      .meta(globalThis.OMIT_API_DOCS ? {} : { enum: ["*", ...EVENT_TYPES] }),
   )
   .min(1, "must list at least one event type (or *)")
   .max(MAX_ENABLED_EVENTS, `must have at most ${MAX_ENABLED_EVENTS} entries`)
@@ -28,11 +28,11 @@ const enabledEvents = z
 // The URL's own rule (https, public host) depends on the deployment, so the handler checks it.
 const url = text(2048);
 
-export const createDestinationBody = z
+export const createDestinationBody = /* @__PURE__ */ z
   .object({ name: text(256), url, enabled_events: enabledEvents })
   .strict();
 
-export const updateDestinationBody = z
+export const updateDestinationBody = /* @__PURE__ */ z
   .object({ name: text(256).optional(), url: url.optional(), enabled_events: enabledEvents.optional() })
   .strict();
 
@@ -41,7 +41,7 @@ export const listDestinationsQuery = listParams;
 export type CreateDestinationBody = z.output<typeof createDestinationBody>;
 export type UpdateDestinationBody = z.output<typeof updateDestinationBody>;
 
-export const destinationObject = z
+export const destinationObject = /* @__PURE__ */ z
   .object({
     id: z.string(),
     object: z.literal("event_destination"),
@@ -60,12 +60,16 @@ export const destinationObject = z
 export type Destination = z.output<typeof destinationObject>;
 
 export const listAttemptsQuery = listParams
-  .extend({ event: objectId.optional().describe("Only the attempts of this event.") })
+  .extend({
+    event: objectId.optional().describe(globalThis.OMIT_API_DOCS ? "" : "Only the attempts of this event."),
+  })
   .strict();
 
-export const resendBody = z
+export const resendBody = /* @__PURE__ */ z
   .object({
-    event: objectId.describe("A past event of this environment, of a type the destination receives."),
+    event: objectId.describe(
+      globalThis.OMIT_API_DOCS ? "" : "A past event of this environment, of a type the destination receives.",
+    ),
   })
   .strict();
 
@@ -73,21 +77,27 @@ export const resendBody = z
  * An integer, as JSON Schema states it, without zod's number schema: that would add 1.2 KiB
  * (gzipped) to the API bundle, where no other field is a number.
  */
-const integer = z.unknown().meta({ type: "integer" }) as unknown as z.ZodType<number>;
+const integer = /* @__PURE__ */ z
+  .unknown()
+  .meta(globalThis.OMIT_API_DOCS ? {} : { type: "integer" }) as unknown as z.ZodType<number>;
 
 const OVERLAP = `must be a whole number of seconds from 0 to ${MAX_OVERLAP_SECONDS}`;
 
-export const rotateSecretBody = z
+export const rotateSecretBody = /* @__PURE__ */ z
   .object({
     overlap_seconds: integer
       .refine((v) => v === undefined || (Number.isInteger(v) && v >= 0 && v <= MAX_OVERLAP_SECONDS), OVERLAP)
-      .meta({ minimum: 0, maximum: MAX_OVERLAP_SECONDS })
+      .meta(globalThis.OMIT_API_DOCS ? {} : { minimum: 0, maximum: MAX_OVERLAP_SECONDS })
       .optional()
-      .describe("Seconds the previous secret keeps signing (default 86400; 0: it stops at once)."),
+      .describe(
+        globalThis.OMIT_API_DOCS
+          ? ""
+          : "Seconds the previous secret keeps signing (default 86400; 0: it stops at once).",
+      ),
   })
   .strict();
 
-export const attemptObject = z
+export const attemptObject = /* @__PURE__ */ z
   .object({
     id: z.string(),
     object: z.literal("delivery_attempt"),

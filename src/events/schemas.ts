@@ -8,14 +8,18 @@ export const listEventsQuery = listParams
   .extend({
     type: z.enum(EVENT_TYPES).optional(),
     related_object: objectId
-      .describe("Every event about one object: an id such as `inv_…` or `cus_…`.")
+      .describe(
+        globalThis.OMIT_API_DOCS ? "" : "Every event about one object: an id such as `inv_…` or `cus_…`.",
+      )
       .optional(),
   })
   .strict();
 
-export const relatedObject = z.object({ id: z.string(), type: z.string(), url: z.string() }).strict();
+export const relatedObject = /* @__PURE__ */ z
+  .object({ id: z.string(), type: z.string(), url: z.string() })
+  .strict();
 
-export const eventObject = z
+export const eventObject = /* @__PURE__ */ z
   .object({
     id: z.string(),
     object: z.literal("event"),

@@ -13,20 +13,33 @@ export const listParams = z
       .regex(/^\d+$/, "must be an integer between 1 and 100")
       .transform(Number)
       .refine((n) => n >= 1 && n <= 100, "must be an integer between 1 and 100")
-      .meta({ description: "How many objects a page holds: an integer from 1 to 100 (default 25)." })
+      .meta(
+        globalThis.OMIT_API_DOCS
+          ? {}
+          : { description: "How many objects a page holds: an integer from 1 to 100 (default 25)." },
+      )
       .optional(),
     starting_after: z
       .string()
-      .meta({
-        description: "An id from the list: the page of objects after it (older). Pass the last id of `data`.",
-      })
+      .meta(
+        globalThis.OMIT_API_DOCS
+          ? {}
+          : {
+              description:
+                "An id from the list: the page of objects after it (older). Pass the last id of `data`.",
+            },
+      )
       .optional(),
     ending_before: z
       .string()
-      .meta({
-        description:
-          "An id from the list: the page of objects before it (newer), still newest first. Pass the first id of `data`.",
-      })
+      .meta(
+        globalThis.OMIT_API_DOCS
+          ? {}
+          : {
+              description:
+                "An id from the list: the page of objects before it (newer), still newest first. Pass the first id of `data`.",
+            },
+      )
       .optional(),
   })
   .strict();

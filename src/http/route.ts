@@ -19,21 +19,26 @@ export type RouteInput<R extends RequestSchemas> = {
 
 export type ResponseSpec = { description: string; schema?: z.ZodType; contentType?: string };
 
+declare global {
+  /**
+   * `true` in Worker builds (wrangler.toml's `[define]`), undefined everywhere else (the
+   * OpenAPI generator, the tests). Documentation is for the generator only, and the 100 KiB
+   * budget has no room for it: a route's is written `...(!globalThis.OMIT_API_DOCS && { tag,
+   * summary, responses, errors })` and folds away at build time with the response schemas it
+   * names (declared `@__PURE__`); a request field's is `.meta(globalThis.OMIT_API_DOCS ? {} :
+   * {…})`. The generated document is the same either way.
+   */
+  var OMIT_API_DOCS: true | undefined;
+}
+
 /**
- * One operation: its method and path, the schemas of what it accepts and returns, and its
- * handler. The app mounts these, and the OpenAPI generator (a build-time script) reads the
- * same objects, so the document cannot describe a route other than the one that runs.
+ * What the OpenAPI document says of an operation, beyond its request schemas. Present wherever
+ * the generator runs; absent from the Worker's bundle (see `OMIT_API_DOCS`).
  */
-export type Route<R extends RequestSchemas = RequestSchemas> = {
-  method: HttpMethod;
-  /** Hono syntax: `/v1/customers/:id`. */
-  path: string;
+export type RouteDocs = {
   summary: string;
   /** The resource, for grouping in the reference. */
   tag: string;
-  /** No API key (the public catalog). */
-  public?: true;
-  request?: R;
   /** Success responses by status; error responses are the shared envelope. */
   responses: Record<number, ResponseSpec>;
   /**
@@ -43,6 +48,20 @@ export type Route<R extends RequestSchemas = RequestSchemas> = {
    * response to that list.
    */
   errors?: readonly ErrorCode[];
+};
+
+/**
+ * One operation: its method and path, the schemas of what it accepts and returns, and its
+ * handler. The app mounts these, and the OpenAPI generator (a build-time script) reads the
+ * same objects, so the document cannot describe a route other than the one that runs.
+ */
+export type Route<R extends RequestSchemas = RequestSchemas> = Partial<RouteDocs> & {
+  method: HttpMethod;
+  /** Hono syntax: `/v1/customers/:id`. */
+  path: string;
+  /** No API key (the public catalog). */
+  public?: true;
+  request?: R;
   /** Middleware of this route alone, after validation (e.g. CORS on the public catalog). */
   middleware?: MiddlewareHandler<AppEnv>[];
   handler: (c: Context<AppEnv>, input: RouteInput<R>) => Response | Promise<Response>;
@@ -52,10 +71,15 @@ export type Route<R extends RequestSchemas = RequestSchemas> = {
  * Declares an operation; the handler's `input` is typed by the request schemas.
  *
  * @example
- * export const retrieveCustomer = route({
- *   method: "get", path: "/v1/customers/:id", tag: "Customers", summary: "Retrieve a customer",
+ * export const retrieveCustomerRoute = route({
+ *   method: "get",
+ *   path: "/v1/customers/:id",
+ *   ...(!globalThis.OMIT_API_DOCS && {
+ *     tag: "Customers",
+ *     summary: "Retrieve a customer",
+ *     responses: { 200: { description: "The customer", schema: customerObject } },
+ *   }),
  *   request: { params: idParams },
- *   responses: { 200: { description: "The customer", schema: customerObject } },
  *   handler: async (c, { params }) => c.json(serializeCustomer(await findCustomer(…, params.id))),
  * });
  */

@@ -6,7 +6,7 @@ import { ERROR_STATUS } from "./errors";
  * document says exactly what the serializers return.
  */
 
-export const timestamp = z.string().describe("ISO 8601 timestamp, UTC.");
+export const timestamp = /* @__PURE__ */ z.string().describe("ISO 8601 timestamp, UTC.");
 
 /** The list envelope of every list endpoint. */
 export function listOf<T extends z.ZodType>(item: T) {

@@ -19,28 +19,38 @@ import { addressObject } from "../party/address";
 export const MAX_LINES = 200;
 export const MAX_PAYMENT_OPTIONS = 10;
 
-export const isoDate = z
+export const isoDate = /* @__PURE__ */ z
   .string()
   .refine(isIsoDate, "must be a calendar date written YYYY-MM-DD")
-  .meta({ description: "A calendar date, YYYY-MM-DD.", format: "date" });
+  .meta(globalThis.OMIT_API_DOCS ? {} : { description: "A calendar date, YYYY-MM-DD.", format: "date" });
 
 /** 1–20 of A–Z0–9, uppercased (ASCII only, so "ſ" cannot become "S"). */
 export const seriesName = upperCaseCode(
   (s) => /^[A-Z0-9]{1,20}$/.test(s),
   "must be 1 to 20 characters A-Z and 0-9",
-).meta({
-  description: "1 to 20 characters A–Z and 0–9, uppercased on input.",
-  pattern: "^[A-Za-z0-9]{1,20}$",
-});
+).meta(
+  globalThis.OMIT_API_DOCS
+    ? {}
+    : {
+        description: "1 to 20 characters A–Z and 0–9, uppercased on input.",
+        pattern: "^[A-Za-z0-9]{1,20}$",
+      },
+);
 
-const currency = upperCaseCode((s) => /^[A-Z]{3}$/.test(s), "must be an ISO 4217 currency code").meta({
-  description: 'ISO 4217 code, uppercased on input; default "EUR".',
-  pattern: "^[A-Za-z]{3}$",
-});
+const currency = upperCaseCode((s) => /^[A-Z]{3}$/.test(s), "must be an ISO 4217 currency code").meta(
+  globalThis.OMIT_API_DOCS
+    ? {}
+    : {
+        description: 'ISO 4217 code, uppercased on input; default "EUR".',
+        pattern: "^[A-Za-z]{3}$",
+      },
+);
 
 /** Exported for the OpenAPI generator, which describes `lineTax` as either shape. */
-export const catalogTax = z.object({ tax: text(64), rule: text(64) }).strict();
-export const customTax = z.object({ name: text(64), rate: customRate, effect: z.enum(TAX_EFFECTS) }).strict();
+export const catalogTax = /* @__PURE__ */ z.object({ tax: text(64), rule: text(64) }).strict();
+export const customTax = /* @__PURE__ */ z
+  .object({ name: text(64), rate: customRate, effect: z.enum(TAX_EFFECTS) })
+  .strict();
 
 /**
  * `{tax, rule}` from the catalog (`es`), or a custom tax (`global`); the regime decides which
@@ -48,7 +58,7 @@ export const customTax = z.object({ name: text(64), rate: customRate, effect: z.
  * names the field inside the entry (`lines.0.taxes.0.rule`) instead of the whole entry.
  * Exported for the OpenAPI generator, which gives it the two shapes' JSON Schema.
  */
-export const lineTax = z
+export const lineTax = /* @__PURE__ */ z
   .unknown()
   .transform((value, ctx) => {
     const isCatalog = typeof value === "object" && value !== null && ("tax" in value || "rule" in value);
@@ -57,12 +67,16 @@ export const lineTax = z
     for (const issue of result.error.issues) ctx.addIssue({ ...issue } as z.core.$ZodRawIssue);
     return z.NEVER;
   })
-  .meta({
-    description:
-      'A catalog tax `{tax, rule}` (accounts of tax regime `es`, see GET /v1/tax-regimes/es) or a custom tax `{name, rate, effect}` (`global` accounts). The shape is chosen by its keys: an object with "tax" or "rule" is a catalog tax.',
-  });
+  .meta(
+    globalThis.OMIT_API_DOCS
+      ? {}
+      : {
+          description:
+            'A catalog tax `{tax, rule}` (accounts of tax regime `es`, see GET /v1/tax-regimes/es) or a custom tax `{name, rate, effect}` (`global` accounts). The shape is chosen by its keys: an object with "tax" or "rule" is a catalog tax.',
+        },
+  );
 
-const line = z
+const line = /* @__PURE__ */ z
   .object({
     description: text(1000),
     quantity,
@@ -71,12 +85,16 @@ const line = z
   })
   .strict();
 
-export const createInvoiceBody = z
+export const createInvoiceBody = /* @__PURE__ */ z
   .object({
     draft: z
       .boolean()
       .optional()
-      .describe("`true`: a draft (a preview) that consumes no number; finalize it to issue."),
+      .describe(
+        globalThis.OMIT_API_DOCS
+          ? ""
+          : "`true`: a draft (a preview) that consumes no number; finalize it to issue.",
+      ),
     type: z.enum(INVOICE_TYPES).optional(),
     customer: objectId.nullable().optional(),
     series: seriesName.optional(),
@@ -111,7 +129,7 @@ const creation = createInvoiceBody.shape;
  * A draft's edit: any creation field but `draft`; omitted fields stay, `lines` replaces the
  * whole list, and `null` clears an optional field (it takes its default again).
  */
-export const updateInvoiceBody = z
+export const updateInvoiceBody = /* @__PURE__ */ z
   .object({
     type: creation.type.unwrap().nullable().optional(),
     customer: creation.customer,
@@ -139,40 +157,63 @@ export const listInvoicesQuery = listParams
     overdue: z
       .enum(["true", "false"])
       .transform((v) => v === "true")
-      .meta({
-        description: "`true`: only overdue invoices (the object's `overdue`); `false`: only the others.",
-      })
+      .meta(
+        globalThis.OMIT_API_DOCS
+          ? {}
+          : {
+              description:
+                "`true`: only overdue invoices (the object's `overdue`); `false`: only the others.",
+            },
+      )
       .optional(),
     // Bracketed keys, as Stripe writes ranges: the query string's key is literally `issue_date[gte]`.
     "issue_date[gte]": isoDate
-      .meta({
-        description:
-          "Issued on or after this date (YYYY-MM-DD). A draft without an issue date never matches.",
-      })
+      .meta(
+        globalThis.OMIT_API_DOCS
+          ? {}
+          : {
+              description:
+                "Issued on or after this date (YYYY-MM-DD). A draft without an issue date never matches.",
+            },
+      )
       .optional(),
     "issue_date[lte]": isoDate
-      .meta({
-        description:
-          "Issued on or before this date (YYYY-MM-DD). A draft without an issue date never matches.",
-      })
+      .meta(
+        globalThis.OMIT_API_DOCS
+          ? {}
+          : {
+              description:
+                "Issued on or before this date (YYYY-MM-DD). A draft without an issue date never matches.",
+            },
+      )
       .optional(),
   })
   .strict();
 
 /** `POST /v1/invoices/{id}/void`. */
-export const voidInvoiceBody = z
+export const voidInvoiceBody = /* @__PURE__ */ z
   .object({
-    reason: text(500).meta({
-      description: "Why the invoice is void (1–500 characters): shown on the invoice as `void_reason`.",
-    }),
+    reason: text(500).meta(
+      globalThis.OMIT_API_DOCS
+        ? {}
+        : {
+            description: "Why the invoice is void (1–500 characters): shown on the invoice as `void_reason`.",
+          },
+    ),
   })
   .strict();
 
-const money = z.string().describe("A decimal string with exactly the currency's minor-unit decimals.");
+const money = /* @__PURE__ */ z
+  .string()
+  .describe(
+    globalThis.OMIT_API_DOCS ? "" : "A decimal string with exactly the currency's minor-unit decimals.",
+  );
 
-const snapshotTaxId = z.object({ country: z.string(), type: z.string(), value: z.string() }).strict();
+const snapshotTaxId = /* @__PURE__ */ z
+  .object({ country: z.string(), type: z.string(), value: z.string() })
+  .strict();
 
-const appliedTax = z
+const appliedTax = /* @__PURE__ */ z
   .object({
     tax: z.string().nullable(),
     rule: z.string().nullable(),
@@ -184,7 +225,7 @@ const appliedTax = z
   })
   .strict();
 
-export const invoiceObject = z
+export const invoiceObject = /* @__PURE__ */ z
   .object({
     id: z.string(),
     object: z.literal("invoice"),
@@ -265,7 +306,11 @@ export const invoiceObject = z
               reference: z
                 .string()
                 .nullable()
-                .describe("The invoice number: the transfer reference the payer quotes (null on drafts)."),
+                .describe(
+                  globalThis.OMIT_API_DOCS
+                    ? ""
+                    : "The invoice number: the transfer reference the payer quotes (null on drafts).",
+                ),
             })
             .strict(),
         ),

@@ -179,23 +179,31 @@ export const quantity = numberString("decimal", "2.5", (d) => {
   if (d.units <= 0n) return "must be greater than 0";
   if (!absAtMost(d, 1_000_000_000n)) return "must be at most 1000000000";
   return null;
-}).meta({
-  description: "A decimal string greater than 0, at most 6 decimals and 1,000,000,000.",
-  ...DECIMAL_STRING,
-  examples: ["2.5", "1"],
-});
+}).meta(
+  globalThis.OMIT_API_DOCS
+    ? {}
+    : {
+        description: "A decimal string greater than 0, at most 6 decimals and 1,000,000,000.",
+        ...DECIMAL_STRING,
+        examples: ["2.5", "1"],
+      },
+);
 
 /** A unit price: decimal string, may be negative, at most 6 decimals, |x| ≤ 10^12. Output: the string. */
 export const unitPrice = numberString("decimal", "33.333", (d) => {
   if (d.scale > 6) return "must have at most 6 decimals";
   if (!absAtMost(d, 1_000_000_000_000n)) return "must be between -1000000000000 and 1000000000000";
   return null;
-}).meta({
-  description:
-    "A decimal string, negative allowed, at most 6 decimals, |x| ≤ 10^12, in the invoice currency.",
-  ...DECIMAL_STRING,
-  examples: ["100.00", "33.333"],
-});
+}).meta(
+  globalThis.OMIT_API_DOCS
+    ? {}
+    : {
+        description:
+          "A decimal string, negative allowed, at most 6 decimals, |x| ≤ 10^12, in the invoice currency.",
+        ...DECIMAL_STRING,
+        examples: ["100.00", "33.333"],
+      },
+);
 
 /**
  * A payment amount: decimal string > 0, at most 10^12. Output: the string; the currency's
@@ -205,11 +213,15 @@ export const positiveAmount = numberString("decimal", "50.00", (d) => {
   if (d.units <= 0n) return "must be greater than 0";
   if (!absAtMost(d, 1_000_000_000_000n)) return "must be at most 1000000000000";
   return null;
-}).meta({
-  description: "A decimal string greater than 0, at most the currency's decimals.",
-  ...DECIMAL_STRING,
-  examples: ["50.00"],
-});
+}).meta(
+  globalThis.OMIT_API_DOCS
+    ? {}
+    : {
+        description: "A decimal string greater than 0, at most the currency's decimals.",
+        ...DECIMAL_STRING,
+        examples: ["50.00"],
+      },
+);
 
 /**
  * A decimal string in minor units of a currency with `exponent` decimals, or null when it has
@@ -229,9 +241,13 @@ export const customRate = numberString("percentage", "7.5%", (d) => {
   if (d.scale > 4) return "must have at most 4 decimals";
   if (d.units < 0n || !absAtMost(d, 100n)) return "must be between 0% and 100%";
   return null;
-}).meta({
-  description: 'A percentage string from "0%" to "100%", at most 4 decimals.',
-  pattern: "^(0|[1-9][0-9]*)(\\.[0-9]+)?%$",
-  maxLength: MAX_NUMBER_CHARS,
-  examples: ["7.5%", "10%"],
-});
+}).meta(
+  globalThis.OMIT_API_DOCS
+    ? {}
+    : {
+        description: 'A percentage string from "0%" to "100%", at most 4 decimals.',
+        pattern: "^(0|[1-9][0-9]*)(\\.[0-9]+)?%$",
+        maxLength: MAX_NUMBER_CHARS,
+        examples: ["7.5%", "10%"],
+      },
+);

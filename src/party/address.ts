@@ -10,13 +10,17 @@ import { text, upperCaseCode } from "../lib/fields";
  */
 
 /** ISO 3166-1 alpha-2, uppercased on input (ASCII only, so "ſe" cannot become "SE"). */
-export const countryCode = upperCaseCode(isCountryCode, "must be an ISO 3166-1 alpha-2 country code").meta({
-  description: "ISO 3166-1 alpha-2 country code, in any case (`es` is read as `ES`).",
-  pattern: "^[A-Za-z]{2}$",
-});
+export const countryCode = upperCaseCode(isCountryCode, "must be an ISO 3166-1 alpha-2 country code").meta(
+  globalThis.OMIT_API_DOCS
+    ? {}
+    : {
+        description: "ISO 3166-1 alpha-2 country code, in any case (`es` is read as `ES`).",
+        pattern: "^[A-Za-z]{2}$",
+      },
+);
 
 /** A complete address (create). */
-export const addressInput = z
+export const addressInput = /* @__PURE__ */ z
   .object({
     line_1: text(200),
     line_2: text(200).nullable().optional(),
@@ -28,7 +32,7 @@ export const addressInput = z
   .strict();
 
 /** An address update: omitted fields stay, `line_2`/`state` may be cleared with null. */
-export const addressPatchInput = z
+export const addressPatchInput = /* @__PURE__ */ z
   .object({
     line_1: text(200).optional(),
     line_2: text(200).nullable().optional(),
@@ -158,13 +162,13 @@ export function addressJson(a: SqlOf<AddressColumns>): SQL {
 }
 
 /** The address object of the API (a customer's, the issuer profile's, an invoice snapshot's). */
-export const addressObject = z
+export const addressObject = /* @__PURE__ */ z
   .object({
     line_1: z.string(),
     line_2: z.string().nullable(),
     city: z.string(),
     postal_code: z.string(),
     state: z.string().nullable(),
-    country: z.string().describe("ISO 3166-1 alpha-2."),
+    country: z.string().describe(globalThis.OMIT_API_DOCS ? "" : "ISO 3166-1 alpha-2."),
   })
   .strict();

@@ -7,7 +7,7 @@ import { text } from "../lib/fields";
 import { checkIban } from "../lib/iban";
 
 /** Whitespace removed, uppercased, registry length and check digits (ES also its DC digits). */
-const iban = z
+const iban = /* @__PURE__ */ z
   .string()
   .max(64, "must be at most 64 characters")
   .transform((raw, ctx) => {
@@ -16,12 +16,16 @@ const iban = z
     ctx.addIssue({ code: "custom", message: result.message });
     return z.NEVER;
   })
-  .meta({
-    description: "IBAN; spaces allowed, case-insensitive, registry length and check digits verified.",
-  });
+  .meta(
+    globalThis.OMIT_API_DOCS
+      ? {}
+      : {
+          description: "IBAN; spaces allowed, case-insensitive, registry length and check digits verified.",
+        },
+  );
 
 /** Whitespace removed, uppercased, ISO 9362 (8 or 11 characters). */
-const bic = z
+const bic = /* @__PURE__ */ z
   .string()
   .max(32, "must be at most 32 characters")
   .transform((raw, ctx) => {
@@ -30,9 +34,13 @@ const bic = z
     ctx.addIssue({ code: "custom", message: result.message });
     return z.NEVER;
   })
-  .meta({ description: "BIC (ISO 9362), 8 or 11 characters; spaces allowed, case-insensitive." });
+  .meta(
+    globalThis.OMIT_API_DOCS
+      ? {}
+      : { description: "BIC (ISO 9362), 8 or 11 characters; spaces allowed, case-insensitive." },
+  );
 
-export const createPaymentInstructionBody = z
+export const createPaymentInstructionBody = /* @__PURE__ */ z
   .object({
     label: text(256),
     type: z.literal("bank_transfer", { error: "must be bank_transfer" }),
@@ -40,13 +48,17 @@ export const createPaymentInstructionBody = z
   })
   .strict();
 
-export const updatePaymentInstructionBody = z
+export const updatePaymentInstructionBody = /* @__PURE__ */ z
   .object({
     label: text(256).optional(),
     type: z
       .unknown()
       .refine((v) => v === undefined, "cannot be changed after creation")
-      .meta({ description: "Cannot be changed after creation: any value is rejected.", not: {} })
+      .meta(
+        globalThis.OMIT_API_DOCS
+          ? {}
+          : { description: "Cannot be changed after creation: any value is rejected.", not: {} },
+      )
       .optional(),
     bank_transfer: z
       .object({ beneficiary: text(140).optional(), iban: iban.optional(), bic: bic.nullable().optional() })
@@ -60,7 +72,7 @@ export const listPaymentInstructionsQuery = listParams;
 export type CreatePaymentInstructionBody = z.output<typeof createPaymentInstructionBody>;
 export type UpdatePaymentInstructionBody = z.output<typeof updatePaymentInstructionBody>;
 
-export const paymentInstructionObject = z
+export const paymentInstructionObject = /* @__PURE__ */ z
   .object({
     id: z.string(),
     object: z.literal("payment_instruction"),

@@ -6,11 +6,16 @@ import { isoDate } from "../invoices/schemas";
 import { objectId, text } from "../lib/fields";
 import { positiveAmount } from "../lib/money";
 
-export const createPaymentBody = z
+export const createPaymentBody = /* @__PURE__ */ z
   .object({
     amount: positiveAmount,
-    paid_on: isoDate.optional().describe("Default: the account's today; never in the future."),
-    method: z.enum(PAYMENT_METHODS).optional().describe("Default `bank_transfer`."),
+    paid_on: isoDate
+      .optional()
+      .describe(globalThis.OMIT_API_DOCS ? "" : "Default: the account's today; never in the future."),
+    method: z
+      .enum(PAYMENT_METHODS)
+      .optional()
+      .describe(globalThis.OMIT_API_DOCS ? "" : "Default `bank_transfer`."),
     reference: text(140).nullable().optional(),
     payment_instruction: objectId.optional().describe("The `pmi_…` the payer used."),
   })
@@ -20,7 +25,7 @@ export type CreatePaymentBody = z.output<typeof createPaymentBody>;
 
 export const listPaymentsQuery = listParams.extend({ invoice: objectId.optional() }).strict();
 
-export const paymentObject = z
+export const paymentObject = /* @__PURE__ */ z
   .object({
     id: z.string(),
     object: z.literal("payment"),
@@ -38,6 +43,6 @@ export const paymentObject = z
 
 export type Payment = z.output<typeof paymentObject>;
 
-export const deletedPaymentObject = z
+export const deletedPaymentObject = /* @__PURE__ */ z
   .object({ id: z.string(), object: z.literal("payment"), deleted: z.literal(true) })
   .strict();

@@ -5,11 +5,13 @@ import { route } from "../http/route";
 export const healthRoute = route({
   method: "get",
   path: "/health",
-  tag: "Health",
-  summary: "Health check",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Health",
+    summary: "Health check",
+    responses: {
+      200: { description: "The Worker answers.", schema: z.object({ status: z.literal("ok") }).strict() },
+    },
+  }),
   public: true,
-  responses: {
-    200: { description: "The Worker answers.", schema: z.object({ status: z.literal("ok") }).strict() },
-  },
   handler: (c) => c.json({ status: "ok" as const }),
 });

@@ -5,7 +5,7 @@ import { timestamp } from "../http/schemas";
 // The Tax ID object is shared with the customer and account objects that embed it.
 
 /** A registry check of a Tax ID (compliance.md, "Tax ID verification"). */
-export const verificationObject = z
+export const verificationObject = /* @__PURE__ */ z
   .object({
     status: z
       .enum(VERIFICATION_STATUSES)
@@ -23,7 +23,7 @@ export const verificationObject = z
   .strict();
 
 /** A Tax ID object (a customer's or the account's, current or replaced). */
-export const taxIdObject = z
+export const taxIdObject = /* @__PURE__ */ z
   .object({
     id: z.string(),
     object: z.literal("tax_id"),

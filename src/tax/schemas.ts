@@ -1,12 +1,15 @@
 import * as z from "zod";
 import { TAX_EFFECTS, TAX_REGIME_IDS, TAX_TREATMENTS } from "../constants";
 
-const ruleVersion = z
+const ruleVersion = /* @__PURE__ */ z
   .object({
     rule: z.string(),
     description: z.string(),
     treatment: z.enum(TAX_TREATMENTS),
-    rate: z.string().nullable().describe("A percentage with its sign (`21%`); null unless taxable."),
+    rate: z
+      .string()
+      .nullable()
+      .describe(globalThis.OMIT_API_DOCS ? "" : "A percentage with its sign (`21%`); null unless taxable."),
     authority_code: z.string().nullable(),
     legal_reference: z.string().nullable(),
     effective_from: z.string().describe("First day the version applies, YYYY-MM-DD."),
@@ -14,7 +17,7 @@ const ruleVersion = z
   })
   .strict();
 
-export const taxRegimeObject = z
+export const taxRegimeObject = /* @__PURE__ */ z
   .object({
     id: z.enum(TAX_REGIME_IDS),
     object: z.literal("tax_regime"),

@@ -6,11 +6,13 @@ import { route } from "../../http/route";
 export const retrieveAccountRoute = route({
   method: "get",
   path: "/v1/account",
-  tag: "Account",
-  summary: "Retrieve the account",
-  responses: {
-    200: { description: "The account, as seen from the key's environment.", schema: accountObject },
-  },
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Account",
+    summary: "Retrieve the account",
+    responses: {
+      200: { description: "The account, as seen from the key's environment.", schema: accountObject },
+    },
+  }),
   handler: async (c) =>
     c.json(serializeAccount(await loadAccount(c.get("db"), c.get("caller")), c.get("caller").live)),
 });

@@ -8,10 +8,12 @@ import { route } from "../../http/route";
 export const updateAccountRoute = route({
   method: "patch",
   path: "/v1/account",
-  tag: "Account",
-  summary: "Update the account",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Account",
+    summary: "Update the account",
+    responses: { 200: { description: "The updated account.", schema: accountObject } },
+  }),
   request: { json: updateAccountBody },
-  responses: { 200: { description: "The updated account.", schema: accountObject } },
   handler: async (c, { json: body }) => {
     const caller = c.get("caller");
     return c.json(serializeAccount(await update(writerOf(c), caller, body), caller.live));

@@ -6,10 +6,12 @@ import { route } from "../../http/route";
 export const createCustomerRoute = route({
   method: "post",
   path: "/v1/customers",
-  tag: "Customers",
-  summary: "Create a customer",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Customers",
+    summary: "Create a customer",
+    responses: { 201: { description: "The new customer.", schema: customerObject } },
+    errors: ["invoice_prefix_taken"],
+  }),
   request: { json: createCustomerBody },
-  responses: { 201: { description: "The new customer.", schema: customerObject } },
-  errors: ["invoice_prefix_taken"],
   handler: async (c, { json: body }) => c.json(await createCustomer(writerOf(c), c.get("caller"), body), 201),
 });

@@ -6,11 +6,13 @@ import { idParams, route } from "../../http/route";
 export const deleteCustomerRoute = route({
   method: "delete",
   path: "/v1/customers/:id",
-  tag: "Customers",
-  summary: "Delete a customer",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Customers",
+    summary: "Delete a customer",
+    responses: { 204: { description: "Deleted." } },
+    errors: ["resource_in_use"],
+  }),
   request: { params: idParams },
-  responses: { 204: { description: "Deleted." } },
-  errors: ["resource_in_use"],
   handler: async (c, { params: { id } }) => {
     await deleteCustomer(writerOf(c), c.get("caller"), id);
     return c.body(null, 204);

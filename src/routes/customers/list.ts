@@ -8,10 +8,12 @@ import { listOf } from "../../http/schemas";
 export const listCustomersRoute = route({
   method: "get",
   path: "/v1/customers",
-  tag: "Customers",
-  summary: "List customers",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Customers",
+    summary: "List customers",
+    responses: { 200: { description: "Customers, newest first.", schema: listOf(customerObject) } },
+  }),
   request: { query: listCustomersQuery },
-  responses: { 200: { description: "Customers, newest first.", schema: listOf(customerObject) } },
   handler: async (c, { query }) =>
     c.json(
       listBody("/v1/customers", await listCustomers(c.get("db"), c.get("caller"), query), serializeCustomer),

@@ -6,10 +6,12 @@ import { idParams, route } from "../../http/route";
 export const retrieveCustomerRoute = route({
   method: "get",
   path: "/v1/customers/:id",
-  tag: "Customers",
-  summary: "Retrieve a customer",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Customers",
+    summary: "Retrieve a customer",
+    responses: { 200: { description: "The customer.", schema: customerObject } },
+  }),
   request: { params: idParams },
-  responses: { 200: { description: "The customer.", schema: customerObject } },
   handler: async (c, { params }) =>
     c.json(serializeCustomer(await findCustomer(c.get("db"), c.get("caller"), params.id))),
 });

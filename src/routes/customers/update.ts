@@ -7,11 +7,13 @@ import { idParams, route } from "../../http/route";
 export const updateCustomerRoute = route({
   method: "patch",
   path: "/v1/customers/:id",
-  tag: "Customers",
-  summary: "Update a customer",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Customers",
+    summary: "Update a customer",
+    responses: { 200: { description: "The updated customer.", schema: customerObject } },
+    errors: ["invoice_prefix_taken", "invoice_prefix_locked"],
+  }),
   request: { params: idParams, json: updateCustomerBody },
-  responses: { 200: { description: "The updated customer.", schema: customerObject } },
-  errors: ["invoice_prefix_taken", "invoice_prefix_locked"],
   handler: async (c, { params: { id }, json: body }) =>
     c.json(await updateCustomer(writerOf(c), c.get("caller"), id, body)),
 });

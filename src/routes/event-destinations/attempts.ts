@@ -9,10 +9,12 @@ import { listOf } from "../../http/schemas";
 export const listAttemptsRoute = route({
   method: "get",
   path: "/v1/event-destinations/:id/attempts",
-  tag: "Event destinations",
-  summary: "List an event destination's delivery attempts",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Event destinations",
+    summary: "List an event destination's delivery attempts",
+    responses: { 200: { description: "Delivery attempts, newest first.", schema: listOf(attemptObject) } },
+  }),
   request: { params: idParams, query: listAttemptsQuery },
-  responses: { 200: { description: "Delivery attempts, newest first.", schema: listOf(attemptObject) } },
   handler: async (c, { params: { id }, query }) => {
     const { live, page } = await listAttempts(c.get("db"), c.get("caller"), id, query);
     return c.json(

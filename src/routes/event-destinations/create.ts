@@ -7,11 +7,13 @@ import { route } from "../../http/route";
 export const createDestinationRoute = route({
   method: "post",
   path: "/v1/event-destinations",
-  tag: "Event destinations",
-  summary: "Create an event destination",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Event destinations",
+    summary: "Create an event destination",
+    responses: { 201: { description: "The new destination, with its secret.", schema: destinationObject } },
+    errors: ["destination_limit_reached"],
+  }),
   request: { json: createDestinationBody },
-  responses: { 201: { description: "The new destination, with its secret.", schema: destinationObject } },
-  errors: ["destination_limit_reached"],
   handler: async (c, { json: body }) =>
     c.json(await createDestination(writerOf(c), c.get("caller"), body), 201),
 });

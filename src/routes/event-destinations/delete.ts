@@ -5,10 +5,12 @@ import { idParams, route } from "../../http/route";
 export const deleteDestinationRoute = route({
   method: "delete",
   path: "/v1/event-destinations/:id",
-  tag: "Event destinations",
-  summary: "Delete an event destination",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Event destinations",
+    summary: "Delete an event destination",
+    responses: { 204: { description: "Deleted." } },
+  }),
   request: { params: idParams },
-  responses: { 204: { description: "Deleted." } },
   handler: async (c, { params: { id } }) => {
     await deleteDestination(writerOf(c), c.get("caller"), id);
     return c.body(null, 204);

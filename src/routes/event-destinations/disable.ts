@@ -7,10 +7,12 @@ import { idParams, route } from "../../http/route";
 export const disableDestinationRoute = route({
   method: "post",
   path: "/v1/event-destinations/:id/disable",
-  tag: "Event destinations",
-  summary: "Disable an event destination",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Event destinations",
+    summary: "Disable an event destination",
+    responses: { 200: { description: "The destination.", schema: destinationObject } },
+  }),
   request: { params: idParams },
-  responses: { 200: { description: "The destination.", schema: destinationObject } },
   handler: async (c, { params: { id } }) =>
     c.json(
       serializeDestination(

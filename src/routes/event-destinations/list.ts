@@ -9,10 +9,12 @@ import { listOf } from "../../http/schemas";
 export const listDestinationsRoute = route({
   method: "get",
   path: "/v1/event-destinations",
-  tag: "Event destinations",
-  summary: "List event destinations",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Event destinations",
+    summary: "List event destinations",
+    responses: { 200: { description: "Destinations, newest first.", schema: listOf(destinationObject) } },
+  }),
   request: { query: listDestinationsQuery },
-  responses: { 200: { description: "Destinations, newest first.", schema: listOf(destinationObject) } },
   handler: async (c, { query }) => {
     const page = await listDestinations(c.get("db"), c.get("caller"), query);
     return c.json(

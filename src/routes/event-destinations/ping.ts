@@ -8,12 +8,14 @@ import { idParams, route } from "../../http/route";
 export const pingDestinationRoute = route({
   method: "post",
   path: "/v1/event-destinations/:id/ping",
-  tag: "Event destinations",
-  summary: "Send a test event to an event destination",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Event destinations",
+    summary: "Send a test event to an event destination",
+    responses: { 200: { description: "The ping event, queued for delivery.", schema: eventObject } },
+    // A disabled destination.
+    errors: ["resource_conflict"],
+  }),
   request: { params: idParams },
-  responses: { 200: { description: "The ping event, queued for delivery.", schema: eventObject } },
-  // A disabled destination.
-  errors: ["resource_conflict"],
   handler: async (c, { params: { id } }) =>
     c.json(serializeEvent(await pingDestination(writerOf(c), c.get("caller"), id))),
 });

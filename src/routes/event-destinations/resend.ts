@@ -9,12 +9,14 @@ import { idParams, route } from "../../http/route";
 export const resendEventRoute = route({
   method: "post",
   path: "/v1/event-destinations/:id/resend",
-  tag: "Event destinations",
-  summary: "Deliver a past event to an event destination again",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Event destinations",
+    summary: "Deliver a past event to an event destination again",
+    responses: { 200: { description: "The event, queued for delivery.", schema: eventObject } },
+    // A disabled destination.
+    errors: ["resource_conflict"],
+  }),
   request: { params: idParams, json: resendBody },
-  responses: { 200: { description: "The event, queued for delivery.", schema: eventObject } },
-  // A disabled destination.
-  errors: ["resource_conflict"],
   handler: async (c, { params: { id }, json: body }) =>
     c.json(serializeEvent(await resendEvent(writerOf(c), c.get("caller"), id, body))),
 });

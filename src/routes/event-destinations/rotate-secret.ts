@@ -8,10 +8,12 @@ import { idParams, route } from "../../http/route";
 export const rotateSecretRoute = route({
   method: "post",
   path: "/v1/event-destinations/:id/rotate-secret",
-  tag: "Event destinations",
-  summary: "Rotate an event destination's signing secret",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Event destinations",
+    summary: "Rotate an event destination's signing secret",
+    responses: { 200: { description: "The destination, with its new secret.", schema: destinationObject } },
+  }),
   request: { params: idParams, json: rotateSecretBody },
-  responses: { 200: { description: "The destination, with its new secret.", schema: destinationObject } },
   handler: async (c, { params: { id }, json: body }) =>
     c.json(
       serializeDestination(await rotateSecret(writerOf(c), c.get("caller"), id, body), { withSecret: true }),

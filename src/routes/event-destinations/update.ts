@@ -8,10 +8,12 @@ import { idParams, route } from "../../http/route";
 export const updateDestinationRoute = route({
   method: "patch",
   path: "/v1/event-destinations/:id",
-  tag: "Event destinations",
-  summary: "Update an event destination",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Event destinations",
+    summary: "Update an event destination",
+    responses: { 200: { description: "The updated destination.", schema: destinationObject } },
+  }),
   request: { params: idParams, json: updateDestinationBody },
-  responses: { 200: { description: "The updated destination.", schema: destinationObject } },
   handler: async (c, { params: { id }, json: body }) =>
     c.json(
       serializeDestination(

@@ -8,10 +8,12 @@ import { listOf } from "../../http/schemas";
 export const listEventsRoute = route({
   method: "get",
   path: "/v1/events",
-  tag: "Events",
-  summary: "List events (optionally of one type, or about one object)",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Events",
+    summary: "List events (optionally of one type, or about one object)",
+    responses: { 200: { description: "Events, newest first.", schema: listOf(eventObject) } },
+  }),
   request: { query: listEventsQuery },
-  responses: { 200: { description: "Events, newest first.", schema: listOf(eventObject) } },
   handler: async (c, { query }) =>
     c.json(listBody("/v1/events", await listEvents(c.get("db"), c.get("caller"), query), serializeEvent)),
 });

@@ -6,10 +6,12 @@ import { idParams, route } from "../../http/route";
 export const retrieveEventRoute = route({
   method: "get",
   path: "/v1/events/:id",
-  tag: "Events",
-  summary: "Retrieve an event",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Events",
+    summary: "Retrieve an event",
+    responses: { 200: { description: "The event with its data snapshot.", schema: eventObject } },
+  }),
   request: { params: idParams },
-  responses: { 200: { description: "The event with its data snapshot.", schema: eventObject } },
   handler: async (c, { params: { id } }) =>
     c.json(serializeEvent(await findEvent(c.get("db"), c.get("caller"), id))),
 });

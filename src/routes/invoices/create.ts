@@ -6,16 +6,18 @@ import { createInvoiceBody, invoiceObject } from "../../invoices/schemas";
 export const createInvoiceRoute = route({
   method: "post",
   path: "/v1/invoices",
-  tag: "Invoices",
-  summary: "Issue an invoice, or create a draft",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Invoices",
+    summary: "Issue an invoice, or create a draft",
+    responses: { 201: { description: "The issued invoice, or the draft.", schema: invoiceObject } },
+    errors: [
+      "account_profile_incomplete",
+      "customer_address_required",
+      "series_mismatch",
+      "issue_date_out_of_order",
+      "payment_terms_not_applicable",
+    ],
+  }),
   request: { json: createInvoiceBody },
-  responses: { 201: { description: "The issued invoice, or the draft.", schema: invoiceObject } },
-  errors: [
-    "account_profile_incomplete",
-    "customer_address_required",
-    "series_mismatch",
-    "issue_date_out_of_order",
-    "payment_terms_not_applicable",
-  ],
   handler: async (c, { json: body }) => c.json(await createInvoice(writerOf(c), c.get("caller"), body), 201),
 });

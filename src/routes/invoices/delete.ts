@@ -9,11 +9,13 @@ const deleted = z.object({ id: z.string(), object: z.literal("invoice"), deleted
 export const deleteInvoiceRoute = route({
   method: "delete",
   path: "/v1/invoices/:id",
-  tag: "Invoices",
-  summary: "Delete a draft invoice",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Invoices",
+    summary: "Delete a draft invoice",
+    responses: { 200: { description: "The draft is gone.", schema: deleted } },
+    errors: ["invoice_not_draft"],
+  }),
   request: { params: idParams },
-  responses: { 200: { description: "The draft is gone.", schema: deleted } },
-  errors: ["invoice_not_draft"],
   handler: async (c, { params: { id } }) => {
     await deleteDraft(writerOf(c), c.get("caller"), id);
     return c.json({ id, object: "invoice" as const, deleted: true as const });

@@ -7,17 +7,19 @@ import { invoiceObject } from "../../invoices/schemas";
 export const finalizeInvoiceRoute = route({
   method: "post",
   path: "/v1/invoices/:id/finalize",
-  tag: "Invoices",
-  summary: "Finalize (issue) a draft invoice",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Invoices",
+    summary: "Finalize (issue) a draft invoice",
+    responses: { 200: { description: "The issued invoice.", schema: invoiceObject } },
+    errors: [
+      "invoice_not_draft",
+      "account_profile_incomplete",
+      "customer_address_required",
+      "series_mismatch",
+      "issue_date_out_of_order",
+      "payment_terms_not_applicable",
+    ],
+  }),
   request: { params: idParams },
-  responses: { 200: { description: "The issued invoice.", schema: invoiceObject } },
-  errors: [
-    "invoice_not_draft",
-    "account_profile_incomplete",
-    "customer_address_required",
-    "series_mismatch",
-    "issue_date_out_of_order",
-    "payment_terms_not_applicable",
-  ],
   handler: async (c, { params: { id } }) => c.json(await finalizeDraft(writerOf(c), c.get("caller"), id)),
 });

@@ -8,10 +8,12 @@ import { serializeInvoice } from "../../invoices/serialize";
 export const listInvoicesRoute = route({
   method: "get",
   path: "/v1/invoices",
-  tag: "Invoices",
-  summary: "List invoices",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Invoices",
+    summary: "List invoices",
+    responses: { 200: { description: "Invoices, newest first.", schema: listOf(invoiceObject) } },
+  }),
   request: { query: listInvoicesQuery },
-  responses: { 200: { description: "Invoices, newest first.", schema: listOf(invoiceObject) } },
   handler: async (c, { query }) =>
     c.json(
       listBody("/v1/invoices", await listInvoices(c.get("db"), c.get("caller"), query), serializeInvoice),

@@ -6,10 +6,12 @@ import { serializeInvoice } from "../../invoices/serialize";
 export const retrieveInvoiceRoute = route({
   method: "get",
   path: "/v1/invoices/:id",
-  tag: "Invoices",
-  summary: "Retrieve an invoice",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Invoices",
+    summary: "Retrieve an invoice",
+    responses: { 200: { description: "The invoice.", schema: invoiceObject } },
+  }),
   request: { params: idParams },
-  responses: { 200: { description: "The invoice.", schema: invoiceObject } },
   handler: async (c, { params }) =>
     c.json(serializeInvoice(await findInvoice(c.get("db"), c.get("caller"), params.id))),
 });

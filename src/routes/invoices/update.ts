@@ -7,11 +7,13 @@ import { invoiceObject, updateInvoiceBody } from "../../invoices/schemas";
 export const updateInvoiceRoute = route({
   method: "patch",
   path: "/v1/invoices/:id",
-  tag: "Invoices",
-  summary: "Update a draft invoice",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Invoices",
+    summary: "Update a draft invoice",
+    responses: { 200: { description: "The draft, recomputed.", schema: invoiceObject } },
+    errors: ["invoice_not_draft"],
+  }),
   request: { params: idParams, json: updateInvoiceBody },
-  responses: { 200: { description: "The draft, recomputed.", schema: invoiceObject } },
-  errors: ["invoice_not_draft"],
   handler: async (c, { params: { id }, json: body }) =>
     c.json(await updateDraft(writerOf(c), c.get("caller"), id, body)),
 });

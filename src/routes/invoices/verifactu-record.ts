@@ -4,16 +4,18 @@ import { verifactuRecordXml } from "../../invoices/verifactu-record";
 export const retrieveVerifactuRecordRoute = route({
   method: "get",
   path: "/v1/invoices/:id/verifactu-record",
-  tag: "Invoices",
-  summary: "Retrieve an invoice's VERI*FACTU record",
-  request: { params: idParams },
-  responses: {
-    200: {
-      description:
-        "The registration record as the AEAT XML document it is sent in (a RegFactuSistemaFacturacion holding just this record): the same bytes the registry client sends.",
-      contentType: "application/xml",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Invoices",
+    summary: "Retrieve an invoice's VERI*FACTU record",
+    responses: {
+      200: {
+        description:
+          "The registration record as the AEAT XML document it is sent in (a RegFactuSistemaFacturacion holding just this record): the same bytes the registry client sends.",
+        contentType: "application/xml",
+      },
     },
-  },
+  }),
+  request: { params: idParams },
   handler: async (c, { params }) =>
     c.body(await verifactuRecordXml(c.get("db"), c.get("caller"), params.id), 200, {
       "Content-Type": "application/xml; charset=utf-8",

@@ -7,10 +7,12 @@ import { createPaymentInstructionBody, paymentInstructionObject } from "../../pa
 export const createPaymentInstructionRoute = route({
   method: "post",
   path: "/v1/payment-instructions",
-  tag: "Payment instructions",
-  summary: "Create a payment instruction",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Payment instructions",
+    summary: "Create a payment instruction",
+    responses: { 201: { description: "The new instruction.", schema: paymentInstructionObject } },
+  }),
   request: { json: createPaymentInstructionBody },
-  responses: { 201: { description: "The new instruction.", schema: paymentInstructionObject } },
   handler: async (c, { json: body }) =>
     c.json(await createPaymentInstruction(writerOf(c), c.get("caller"), body), 201),
 });

@@ -10,11 +10,13 @@ import { deletePaymentInstruction } from "../../payment-instructions/delete";
 export const deletePaymentInstructionRoute = route({
   method: "delete",
   path: "/v1/payment-instructions/:id",
-  tag: "Payment instructions",
-  summary: "Delete a payment instruction",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Payment instructions",
+    summary: "Delete a payment instruction",
+    responses: { 204: { description: "Deleted." } },
+    errors: ["resource_in_use"],
+  }),
   request: { params: idParams },
-  responses: { 204: { description: "Deleted." } },
-  errors: ["resource_in_use"],
   handler: async (c, { params: { id } }) => {
     await deletePaymentInstruction(writerOf(c), c.get("caller"), id);
     return c.body(null, 204);

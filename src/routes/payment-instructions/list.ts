@@ -8,12 +8,14 @@ import { serializePaymentInstruction } from "../../payment-instructions/serializ
 export const listPaymentInstructionsRoute = route({
   method: "get",
   path: "/v1/payment-instructions",
-  tag: "Payment instructions",
-  summary: "List payment instructions",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Payment instructions",
+    summary: "List payment instructions",
+    responses: {
+      200: { description: "Instructions, newest first.", schema: listOf(paymentInstructionObject) },
+    },
+  }),
   request: { query: listPaymentInstructionsQuery },
-  responses: {
-    200: { description: "Instructions, newest first.", schema: listOf(paymentInstructionObject) },
-  },
   handler: async (c, { query }) => {
     const page = await listPaymentInstructions(c.get("db"), c.get("caller"), query);
     return c.json(listBody("/v1/payment-instructions", page, serializePaymentInstruction));

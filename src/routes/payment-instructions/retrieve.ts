@@ -6,10 +6,12 @@ import { serializePaymentInstruction } from "../../payment-instructions/serializ
 export const retrievePaymentInstructionRoute = route({
   method: "get",
   path: "/v1/payment-instructions/:id",
-  tag: "Payment instructions",
-  summary: "Retrieve a payment instruction",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Payment instructions",
+    summary: "Retrieve a payment instruction",
+    responses: { 200: { description: "The instruction.", schema: paymentInstructionObject } },
+  }),
   request: { params: idParams },
-  responses: { 200: { description: "The instruction.", schema: paymentInstructionObject } },
   handler: async (c, { params }) =>
     c.json(
       serializePaymentInstruction(await findPaymentInstruction(c.get("db"), c.get("caller"), params.id)),

@@ -7,10 +7,12 @@ import { updatePaymentInstruction } from "../../payment-instructions/update";
 export const updatePaymentInstructionRoute = route({
   method: "patch",
   path: "/v1/payment-instructions/:id",
-  tag: "Payment instructions",
-  summary: "Update a payment instruction",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Payment instructions",
+    summary: "Update a payment instruction",
+    responses: { 200: { description: "The updated instruction.", schema: paymentInstructionObject } },
+  }),
   request: { params: idParams, json: updatePaymentInstructionBody },
-  responses: { 200: { description: "The updated instruction.", schema: paymentInstructionObject } },
   handler: async (c, { params: { id }, json: body }) =>
     c.json(await updatePaymentInstruction(writerOf(c), c.get("caller"), id, body)),
 });

@@ -7,11 +7,13 @@ import { createPaymentBody, paymentObject } from "../../payments/schemas";
 export const createPaymentRoute = route({
   method: "post",
   path: "/v1/invoices/:id/payments",
-  tag: "Payments",
-  summary: "Record a payment",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Payments",
+    summary: "Record a payment",
+    responses: { 201: { description: "The payment.", schema: paymentObject } },
+    errors: ["invoice_not_payable", "payment_not_applicable", "payment_exceeds_amount_remaining"],
+  }),
   request: { params: idParams, json: createPaymentBody },
-  responses: { 201: { description: "The payment.", schema: paymentObject } },
-  errors: ["invoice_not_payable", "payment_not_applicable", "payment_exceeds_amount_remaining"],
   handler: async (c, { params: { id }, json: body }) =>
     c.json(await createPayment(writerOf(c), c.get("caller"), id, body), 201),
 });

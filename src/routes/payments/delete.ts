@@ -7,9 +7,11 @@ import { deletedPaymentObject } from "../../payments/schemas";
 export const deletePaymentRoute = route({
   method: "delete",
   path: "/v1/payments/:id",
-  tag: "Payments",
-  summary: "Delete a payment",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Payments",
+    summary: "Delete a payment",
+    responses: { 200: { description: "Deleted.", schema: deletedPaymentObject } },
+  }),
   request: { params: idParams },
-  responses: { 200: { description: "Deleted.", schema: deletedPaymentObject } },
   handler: async (c, { params: { id } }) => c.json(await deletePayment(writerOf(c), c.get("caller"), id)),
 });

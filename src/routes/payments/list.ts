@@ -8,10 +8,12 @@ import { serializePayment } from "../../payments/serialize";
 export const listPaymentsRoute = route({
   method: "get",
   path: "/v1/payments",
-  tag: "Payments",
-  summary: "List payments",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Payments",
+    summary: "List payments",
+    responses: { 200: { description: "Payments, newest first.", schema: listOf(paymentObject) } },
+  }),
   request: { query: listPaymentsQuery },
-  responses: { 200: { description: "Payments, newest first.", schema: listOf(paymentObject) } },
   handler: async (c, { query }) => {
     const page = await listPayments(c.get("db"), c.get("caller"), query);
     return c.json(listBody("/v1/payments", page, serializePayment));

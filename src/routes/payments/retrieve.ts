@@ -6,10 +6,12 @@ import { serializePayment } from "../../payments/serialize";
 export const retrievePaymentRoute = route({
   method: "get",
   path: "/v1/payments/:id",
-  tag: "Payments",
-  summary: "Retrieve a payment",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Payments",
+    summary: "Retrieve a payment",
+    responses: { 200: { description: "The payment.", schema: paymentObject } },
+  }),
   request: { params: idParams },
-  responses: { 200: { description: "The payment.", schema: paymentObject } },
   handler: async (c, { params }) =>
     c.json(serializePayment(await findPayment(c.get("db"), c.get("caller"), params.id))),
 });

@@ -7,10 +7,12 @@ import { serializeTaxId } from "../../tax-ids/serialize";
 export const retrieveTaxIdRoute = route({
   method: "get",
   path: "/v1/tax-ids/:id",
-  tag: "Tax IDs",
-  summary: "Retrieve a Tax ID",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Tax IDs",
+    summary: "Retrieve a Tax ID",
+    responses: { 200: { description: "The Tax ID with its latest verification.", schema: taxIdObject } },
+  }),
   request: { params: idParams },
-  responses: { 200: { description: "The Tax ID with its latest verification.", schema: taxIdObject } },
   handler: async (c, { params }) =>
     c.json(serializeTaxId(await findTaxId(c.get("db"), c.get("caller"), params.id))),
 });

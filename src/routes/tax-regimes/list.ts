@@ -7,13 +7,15 @@ import { conditional, serveCatalog } from "../../tax/serve";
 export const listTaxRegimesRoute = route({
   method: "get",
   path: "/v1/tax-regimes",
-  tag: "Tax regimes",
-  summary: "List tax regimes",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Tax regimes",
+    summary: "List tax regimes",
+    responses: {
+      200: { description: "Every regime with every rule version.", schema: listOf(taxRegimeObject) },
+      304: { description: "Not modified (`If-None-Match` matched the ETag)." },
+    },
+  }),
   public: true,
-  responses: {
-    200: { description: "Every regime with every rule version.", schema: listOf(taxRegimeObject) },
-    304: { description: "Not modified (`If-None-Match` matched the ETag)." },
-  },
   middleware: [conditional],
   handler: (c) => serveCatalog(c, CATALOG_KEYS.list),
 });

@@ -8,14 +8,16 @@ import { conditional, serveCatalog } from "../../tax/serve";
 export const retrieveTaxRegimeRoute = route({
   method: "get",
   path: "/v1/tax-regimes/:id",
-  tag: "Tax regimes",
-  summary: "Retrieve a tax regime",
+  ...(!globalThis.OMIT_API_DOCS && {
+    tag: "Tax regimes",
+    summary: "Retrieve a tax regime",
+    responses: {
+      200: { description: "The regime with every effective-dated rule version.", schema: taxRegimeObject },
+      304: { description: "Not modified (`If-None-Match` matched the ETag)." },
+    },
+  }),
   public: true,
   request: { params: idParams },
-  responses: {
-    200: { description: "The regime with every effective-dated rule version.", schema: taxRegimeObject },
-    304: { description: "Not modified (`If-None-Match` matched the ETag)." },
-  },
   middleware: [conditional],
   handler: (c, { params: { id } }) => {
     if (!isTaxRegimeId(id)) throw notFound("tax regime", id);
