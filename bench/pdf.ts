@@ -5,8 +5,8 @@
 //   npm run bench:pdf             # 30 renders
 //   npm run bench:pdf -- 100
 import { renderInvoicePdf } from "../src/pdf/render";
-import { FONTS } from "../test/tooling/pdf-fonts";
 import { SPANISH } from "../test/fixtures/pdf-invoices";
+import { FONTS } from "../test/tooling/pdf-fonts";
 
 const N = Number(process.argv[2] ?? 30);
 const first = await renderInvoicePdf(SPANISH, FONTS);

@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { renderInvoicePdf } from "../src/pdf/render";
-import { FONTS } from "../test/tooling/pdf-fonts";
 import { SPANISH } from "../test/fixtures/pdf-invoices";
+import { FONTS } from "../test/tooling/pdf-fonts";
 
 const out = new URL("../docs/invoice-sample", import.meta.url).pathname;
 const pdfArg = process.argv.indexOf("--pdf");

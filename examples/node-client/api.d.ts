@@ -100,12 +100,20 @@ export interface paths {
   "/v1/invoices": {
     /** List invoices */
     get: operations["listInvoices"];
-    /** Issue an invoice */
-    post: operations["issueInvoice"];
+    /** Issue an invoice, or create a draft */
+    post: operations["issueInvoiceOrCreateDraft"];
   };
   "/v1/invoices/{id}": {
     /** Retrieve an invoice */
     get: operations["retrieveInvoice"];
+    /** Delete a draft invoice */
+    delete: operations["deleteDraftInvoice"];
+    /** Update a draft invoice */
+    patch: operations["updateDraftInvoice"];
+  };
+  "/v1/invoices/{id}/finalize": {
+    /** Finalize (issue) a draft invoice */
+    post: operations["finalizeDraftInvoice"];
   };
   "/v1/invoices/{id}/verifactu-record": {
     /** Retrieve an invoice's VERI*FACTU record */
@@ -114,6 +122,24 @@ export interface paths {
   "/v1/invoices/{id}/pdf": {
     /** Download an invoice's PDF */
     get: operations["downloadInvoicePDF"];
+  };
+  "/v1/invoices/{id}/void": {
+    /** Void an invoice */
+    post: operations["voidInvoice"];
+  };
+  "/v1/invoices/{id}/payments": {
+    /** Record a payment */
+    post: operations["recordPayment"];
+  };
+  "/v1/payments": {
+    /** List payments */
+    get: operations["listPayments"];
+  };
+  "/v1/payments/{id}": {
+    /** Retrieve a payment */
+    get: operations["retrievePayment"];
+    /** Delete a payment */
+    delete: operations["deletePayment"];
   };
   "/v1/tax-ids/{id}": {
     /** Retrieve a Tax ID */
@@ -190,6 +216,27 @@ export interface webhooks {
      */
     post: operations["webhook:tax_id.verification.failed"];
   };
+  "invoice.created": {
+    /**
+     * invoice.created
+     * @description Delivered to every enabled event destination of the event's account and environment that subscribes to its type: a `POST` with the thin event as JSON. Verify `Service-Signature` before trusting the body, dedupe by event `id` (delivery is at least once and unordered), and retrieve the event (`GET /v1/events/{id}`) for its `data` snapshot or the related object for its current state. Any 2xx within 10 seconds acknowledges; anything else is retried, at most 5 attempts.
+     */
+    post: operations["webhook:invoice.created"];
+  };
+  "invoice.updated": {
+    /**
+     * invoice.updated
+     * @description Delivered to every enabled event destination of the event's account and environment that subscribes to its type: a `POST` with the thin event as JSON. Verify `Service-Signature` before trusting the body, dedupe by event `id` (delivery is at least once and unordered), and retrieve the event (`GET /v1/events/{id}`) for its `data` snapshot or the related object for its current state. Any 2xx within 10 seconds acknowledges; anything else is retried, at most 5 attempts.
+     */
+    post: operations["webhook:invoice.updated"];
+  };
+  "invoice.deleted": {
+    /**
+     * invoice.deleted
+     * @description Delivered to every enabled event destination of the event's account and environment that subscribes to its type: a `POST` with the thin event as JSON. Verify `Service-Signature` before trusting the body, dedupe by event `id` (delivery is at least once and unordered), and retrieve the event (`GET /v1/events/{id}`) for its `data` snapshot or the related object for its current state. Any 2xx within 10 seconds acknowledges; anything else is retried, at most 5 attempts.
+     */
+    post: operations["webhook:invoice.deleted"];
+  };
   "invoice.issued": {
     /**
      * invoice.issued
@@ -203,6 +250,27 @@ export interface webhooks {
      * @description Delivered to every enabled event destination of the event's account and environment that subscribes to its type: a `POST` with the thin event as JSON. Verify `Service-Signature` before trusting the body, dedupe by event `id` (delivery is at least once and unordered), and retrieve the event (`GET /v1/events/{id}`) for its `data` snapshot or the related object for its current state. Any 2xx within 10 seconds acknowledges; anything else is retried, at most 5 attempts.
      */
     post: operations["webhook:invoice.amended"];
+  };
+  "invoice.paid": {
+    /**
+     * invoice.paid
+     * @description Delivered to every enabled event destination of the event's account and environment that subscribes to its type: a `POST` with the thin event as JSON. Verify `Service-Signature` before trusting the body, dedupe by event `id` (delivery is at least once and unordered), and retrieve the event (`GET /v1/events/{id}`) for its `data` snapshot or the related object for its current state. Any 2xx within 10 seconds acknowledges; anything else is retried, at most 5 attempts.
+     */
+    post: operations["webhook:invoice.paid"];
+  };
+  "invoice.voided": {
+    /**
+     * invoice.voided
+     * @description Delivered to every enabled event destination of the event's account and environment that subscribes to its type: a `POST` with the thin event as JSON. Verify `Service-Signature` before trusting the body, dedupe by event `id` (delivery is at least once and unordered), and retrieve the event (`GET /v1/events/{id}`) for its `data` snapshot or the related object for its current state. Any 2xx within 10 seconds acknowledges; anything else is retried, at most 5 attempts.
+     */
+    post: operations["webhook:invoice.voided"];
+  };
+  "invoice.overdue": {
+    /**
+     * invoice.overdue
+     * @description Delivered to every enabled event destination of the event's account and environment that subscribes to its type: a `POST` with the thin event as JSON. Verify `Service-Signature` before trusting the body, dedupe by event `id` (delivery is at least once and unordered), and retrieve the event (`GET /v1/events/{id}`) for its `data` snapshot or the related object for its current state. Any 2xx within 10 seconds acknowledges; anything else is retried, at most 5 attempts.
+     */
+    post: operations["webhook:invoice.overdue"];
   };
   "invoice.verifactu_registration.accepted": {
     /**
@@ -232,6 +300,20 @@ export interface webhooks {
      */
     post: operations["webhook:invoice.pdf.generated"];
   };
+  "payment.created": {
+    /**
+     * payment.created
+     * @description Delivered to every enabled event destination of the event's account and environment that subscribes to its type: a `POST` with the thin event as JSON. Verify `Service-Signature` before trusting the body, dedupe by event `id` (delivery is at least once and unordered), and retrieve the event (`GET /v1/events/{id}`) for its `data` snapshot or the related object for its current state. Any 2xx within 10 seconds acknowledges; anything else is retried, at most 5 attempts.
+     */
+    post: operations["webhook:payment.created"];
+  };
+  "payment.deleted": {
+    /**
+     * payment.deleted
+     * @description Delivered to every enabled event destination of the event's account and environment that subscribes to its type: a `POST` with the thin event as JSON. Verify `Service-Signature` before trusting the body, dedupe by event `id` (delivery is at least once and unordered), and retrieve the event (`GET /v1/events/{id}`) for its `data` snapshot or the related object for its current state. Any 2xx within 10 seconds acknowledges; anything else is retried, at most 5 attempts.
+     */
+    post: operations["webhook:payment.deleted"];
+  };
   "billing.balance_transaction.created": {
     /**
      * billing.balance_transaction.created
@@ -252,13 +334,21 @@ export interface components {
   schemas: {
     Error: {
       error: {
-        /** @enum {string} */
+        /**
+         * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+         * @enum {string}
+         */
         type: "invalid_request_error" | "authentication_error" | "rate_limit_error" | "api_error";
-        /** @enum {string} */
-        code: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid" | "account_profile_incomplete" | "customer_address_required" | "series_mismatch" | "issue_date_out_of_order" | "payment_terms_not_applicable" | "idempotency_key_reused" | "destination_limit_reached" | "api_key_missing" | "api_key_invalid" | "resource_missing" | "resource_conflict" | "invoice_prefix_taken" | "invoice_prefix_locked" | "resource_in_use" | "idempotency_key_in_use" | "request_too_large" | "unsupported_media_type" | "rate_limited" | "api_error" | "account_moving";
+        /**
+         * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+         * @enum {string}
+         */
+        code: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid" | "account_profile_incomplete" | "customer_address_required" | "series_mismatch" | "issue_date_out_of_order" | "payment_terms_not_applicable" | "payment_exceeds_amount_remaining" | "idempotency_key_reused" | "destination_limit_reached" | "api_key_missing" | "api_key_invalid" | "resource_missing" | "resource_conflict" | "invoice_prefix_taken" | "invoice_prefix_locked" | "resource_in_use" | "idempotency_key_in_use" | "invoice_not_draft" | "invoice_not_payable" | "payment_not_applicable" | "invoice_not_voidable" | "invoice_has_payments" | "invoice_corrected" | "request_too_large" | "unsupported_media_type" | "rate_limited" | "api_error" | "account_moving";
+        /** @description What went wrong, for people; its wording may change. */
         message: string;
         /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
         param?: string;
+        /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
         request_id: string;
       };
     };
@@ -360,7 +450,7 @@ export interface components {
       /** @constant */
       object: "event";
       /** @enum {string} */
-      type: "customer.created" | "customer.updated" | "customer.deleted" | "payment_instruction.created" | "payment_instruction.updated" | "payment_instruction.deleted" | "tax_id.verification.completed" | "tax_id.verification.failed" | "invoice.issued" | "invoice.amended" | "invoice.verifactu_registration.accepted" | "invoice.verifactu_registration.accepted_with_errors" | "invoice.verifactu_registration.rejected" | "invoice.pdf.generated" | "billing.balance_transaction.created" | "event_destination.ping";
+      type: "customer.created" | "customer.updated" | "customer.deleted" | "payment_instruction.created" | "payment_instruction.updated" | "payment_instruction.deleted" | "tax_id.verification.completed" | "tax_id.verification.failed" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.issued" | "invoice.amended" | "invoice.paid" | "invoice.voided" | "invoice.overdue" | "invoice.verifactu_registration.accepted" | "invoice.verifactu_registration.accepted_with_errors" | "invoice.verifactu_registration.rejected" | "invoice.pdf.generated" | "payment.created" | "payment.deleted" | "billing.balance_transaction.created" | "event_destination.ping";
       live: boolean;
       /** @description ISO 8601 timestamp, UTC. */
       created_at: string;
@@ -379,7 +469,7 @@ export interface components {
       /** @constant */
       object: "event";
       /** @enum {string} */
-      type: "customer.created" | "customer.updated" | "customer.deleted" | "payment_instruction.created" | "payment_instruction.updated" | "payment_instruction.deleted" | "tax_id.verification.completed" | "tax_id.verification.failed" | "invoice.issued" | "invoice.amended" | "invoice.verifactu_registration.accepted" | "invoice.verifactu_registration.accepted_with_errors" | "invoice.verifactu_registration.rejected" | "invoice.pdf.generated" | "billing.balance_transaction.created" | "event_destination.ping";
+      type: "customer.created" | "customer.updated" | "customer.deleted" | "payment_instruction.created" | "payment_instruction.updated" | "payment_instruction.deleted" | "tax_id.verification.completed" | "tax_id.verification.failed" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.issued" | "invoice.amended" | "invoice.paid" | "invoice.voided" | "invoice.overdue" | "invoice.verifactu_registration.accepted" | "invoice.verifactu_registration.accepted_with_errors" | "invoice.verifactu_registration.rejected" | "invoice.pdf.generated" | "payment.created" | "payment.deleted" | "billing.balance_transaction.created" | "event_destination.ping";
       live: boolean;
       /** @description ISO 8601 timestamp, UTC. */
       created_at: string;
@@ -414,13 +504,18 @@ export interface components {
       live: boolean;
       /** @enum {string} */
       type: "ordinary" | "simplified" | "corrective";
-      /** @constant */
-      status: "issued";
-      number: string;
+      /**
+       * @description `draft` (a preview), `issued`, or `void`.
+       * @enum {string}
+       */
+      status: "draft" | "issued" | "void";
+      /** @description null on drafts. */
+      number: string | null;
       series: string;
       /** @enum {string} */
       numbering: "series" | "customer";
-      issue_date: string;
+      /** @description null on a draft that has none (finalizing takes today). */
+      issue_date: string | null;
       operation_date: string | null;
       currency: string;
       issuer: {
@@ -489,6 +584,16 @@ export interface components {
       total: string;
       /** @description A decimal string with exactly the currency's minor-unit decimals. */
       amount_payable: string;
+      /** @description Its payments against `amount_payable`; `not_applicable` when that is ≤ 0; null on drafts. */
+      payment_status: ("unpaid" | "partially_paid" | "paid" | "not_applicable") | null;
+      /** @description The sum of its payments; null on drafts. */
+      amount_paid: string | null;
+      /** @description `amount_payable` − `amount_paid`, never below zero; null on drafts. */
+      amount_remaining: string | null;
+      /** @description The `paid_on` of the payment that made it `paid`. */
+      paid_on: string | null;
+      /** @description Issued, still owed, and `payment_terms.due_date` is before today (Europe/Madrid for `es` accounts, UTC otherwise). */
+      overdue: boolean;
       payment_terms: {
         due_date: string | null;
         options: ({
@@ -500,8 +605,8 @@ export interface components {
               iban: string;
               bic: string | null;
             };
-            /** @description The invoice number: the transfer reference the payer quotes. */
-            reference: string;
+            /** @description The invoice number: the transfer reference the payer quotes (null on drafts). */
+            reference: string | null;
           })[];
       };
       corrects: ({
@@ -511,6 +616,8 @@ export interface components {
       }) | null;
       corrected_by: string[];
       notes: string | null;
+      voided_at: string | null;
+      void_reason: string | null;
       /** @description The VERI*FACTU registration record (es accounts); null on global accounts. */
       verifactu: ({
         /** @enum {string} */
@@ -528,6 +635,22 @@ export interface components {
             message: string;
           }[];
       }) | null;
+      /** @description ISO 8601 timestamp, UTC. */
+      created_at: string;
+    };
+    Payment: {
+      id: string;
+      /** @constant */
+      object: "payment";
+      live: boolean;
+      invoice: string;
+      amount: string;
+      currency: string;
+      paid_on: string;
+      /** @enum {string} */
+      method: "bank_transfer" | "card" | "cash" | "direct_debit" | "cheque" | "other";
+      reference: string | null;
+      payment_instruction: string | null;
       /** @description ISO 8601 timestamp, UTC. */
       created_at: string;
     };
@@ -603,7 +726,7 @@ export interface components {
   };
   requestBodies: never;
   headers: {
-    /** @description This request's id (`req_…`); error bodies repeat it as `error.request_id`. */
+    /** @description This request's id (`req_…`); error bodies repeat it as `error.request_id`, except a replayed response (`Idempotent-Replayed: true`), which is the first one byte for byte. */
     RequestId: string;
     /** @description Seconds to wait before retrying: until the rate limit's count starts over (429), or the account's move is likely done (503). */
     RetryAfter: string;
@@ -642,12 +765,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_unknown";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_unknown";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -658,12 +793,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -701,12 +848,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_unknown";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_unknown";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -718,12 +877,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -734,12 +905,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -777,12 +960,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_unknown";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_unknown";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -793,12 +988,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "resource_missing";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -810,12 +1017,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -826,12 +1045,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -873,14 +1104,26 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_invalid" | "parameter_unknown";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_invalid" | "parameter_unknown";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `api_key_missing`, `api_key_invalid` */
@@ -890,14 +1133,26 @@ export interface operations {
           "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "authentication_error";
-              /** @enum {unknown} */
-              code?: "api_key_missing" | "api_key_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `rate_limited` */
@@ -907,12 +1162,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -923,12 +1190,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -986,14 +1265,26 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid" | "idempotency_key_reused";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid" | "idempotency_key_reused";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `api_key_missing`, `api_key_invalid` */
@@ -1003,14 +1294,26 @@ export interface operations {
           "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "authentication_error";
-              /** @enum {unknown} */
-              code?: "api_key_missing" | "api_key_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `invoice_prefix_taken`, `idempotency_key_in_use` */
@@ -1019,14 +1322,26 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "invoice_prefix_taken" | "idempotency_key_in_use";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "invoice_prefix_taken" | "idempotency_key_in_use";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `request_too_large` */
@@ -1035,12 +1350,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "request_too_large";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "request_too_large";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -1051,12 +1378,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "unsupported_media_type";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "unsupported_media_type";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -1068,12 +1407,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -1084,12 +1435,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -1101,12 +1464,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "account_moving";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "account_moving";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -1137,12 +1512,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_unknown";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_unknown";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -1154,14 +1541,26 @@ export interface operations {
           "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "authentication_error";
-              /** @enum {unknown} */
-              code?: "api_key_missing" | "api_key_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `resource_missing` */
@@ -1170,12 +1569,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "resource_missing";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -1187,12 +1598,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -1203,12 +1626,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -1237,14 +1672,26 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_unknown" | "json_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_unknown" | "json_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `api_key_missing`, `api_key_invalid` */
@@ -1254,14 +1701,26 @@ export interface operations {
           "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "authentication_error";
-              /** @enum {unknown} */
-              code?: "api_key_missing" | "api_key_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `resource_missing` */
@@ -1270,12 +1729,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "resource_missing";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -1286,12 +1757,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "resource_in_use";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_in_use";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -1302,12 +1785,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "request_too_large";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "request_too_large";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -1318,12 +1813,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "unsupported_media_type";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "unsupported_media_type";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -1335,12 +1842,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -1351,12 +1870,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -1368,12 +1899,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "account_moving";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "account_moving";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -1431,14 +1974,26 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `api_key_missing`, `api_key_invalid` */
@@ -1448,14 +2003,26 @@ export interface operations {
           "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "authentication_error";
-              /** @enum {unknown} */
-              code?: "api_key_missing" | "api_key_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `resource_missing` */
@@ -1464,12 +2031,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "resource_missing";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -1480,14 +2059,26 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "invoice_prefix_taken" | "invoice_prefix_locked";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "invoice_prefix_taken" | "invoice_prefix_locked";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `request_too_large` */
@@ -1496,12 +2087,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "request_too_large";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "request_too_large";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -1512,12 +2115,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "unsupported_media_type";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "unsupported_media_type";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -1529,12 +2144,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -1545,12 +2172,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -1562,12 +2201,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "account_moving";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "account_moving";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -1605,14 +2256,26 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_invalid" | "parameter_unknown";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_invalid" | "parameter_unknown";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `api_key_missing`, `api_key_invalid` */
@@ -1622,14 +2285,26 @@ export interface operations {
           "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "authentication_error";
-              /** @enum {unknown} */
-              code?: "api_key_missing" | "api_key_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `rate_limited` */
@@ -1639,12 +2314,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -1655,12 +2342,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -1706,14 +2405,26 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid" | "idempotency_key_reused";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid" | "idempotency_key_reused";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `api_key_missing`, `api_key_invalid` */
@@ -1723,14 +2434,26 @@ export interface operations {
           "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "authentication_error";
-              /** @enum {unknown} */
-              code?: "api_key_missing" | "api_key_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `idempotency_key_in_use` */
@@ -1739,12 +2462,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "idempotency_key_in_use";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "idempotency_key_in_use";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -1755,12 +2490,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "request_too_large";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "request_too_large";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -1771,12 +2518,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "unsupported_media_type";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "unsupported_media_type";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -1788,12 +2547,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -1804,12 +2575,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -1821,12 +2604,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "account_moving";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "account_moving";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -1857,12 +2652,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_unknown";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_unknown";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -1874,14 +2681,26 @@ export interface operations {
           "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "authentication_error";
-              /** @enum {unknown} */
-              code?: "api_key_missing" | "api_key_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `resource_missing` */
@@ -1890,12 +2709,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "resource_missing";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -1907,12 +2738,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -1923,12 +2766,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -1957,14 +2812,26 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_unknown" | "json_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_unknown" | "json_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `api_key_missing`, `api_key_invalid` */
@@ -1974,14 +2841,26 @@ export interface operations {
           "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "authentication_error";
-              /** @enum {unknown} */
-              code?: "api_key_missing" | "api_key_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `resource_missing` */
@@ -1990,12 +2869,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "resource_missing";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2006,12 +2897,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "resource_in_use";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_in_use";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2022,12 +2925,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "request_too_large";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "request_too_large";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2038,12 +2953,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "unsupported_media_type";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "unsupported_media_type";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2055,12 +2982,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2071,12 +3010,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2088,12 +3039,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "account_moving";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "account_moving";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2139,14 +3102,26 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `api_key_missing`, `api_key_invalid` */
@@ -2156,14 +3131,26 @@ export interface operations {
           "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "authentication_error";
-              /** @enum {unknown} */
-              code?: "api_key_missing" | "api_key_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `resource_missing` */
@@ -2172,12 +3159,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "resource_missing";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2188,12 +3187,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "request_too_large";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "request_too_large";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2204,12 +3215,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "unsupported_media_type";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "unsupported_media_type";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2221,12 +3244,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2237,12 +3272,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2254,12 +3301,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "account_moving";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "account_moving";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2284,12 +3343,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_unknown";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_unknown";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2301,14 +3372,26 @@ export interface operations {
           "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "authentication_error";
-              /** @enum {unknown} */
-              code?: "api_key_missing" | "api_key_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `rate_limited` */
@@ -2318,12 +3401,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2334,12 +3429,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2388,14 +3495,26 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `api_key_missing`, `api_key_invalid` */
@@ -2405,14 +3524,26 @@ export interface operations {
           "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "authentication_error";
-              /** @enum {unknown} */
-              code?: "api_key_missing" | "api_key_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `request_too_large` */
@@ -2421,12 +3552,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "request_too_large";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "request_too_large";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2437,12 +3580,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "unsupported_media_type";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "unsupported_media_type";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2454,12 +3609,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2470,12 +3637,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2487,12 +3666,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "account_moving";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "account_moving";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2506,7 +3697,7 @@ export interface operations {
         limit?: components["parameters"]["Limit"];
         starting_after?: components["parameters"]["StartingAfter"];
         ending_before?: components["parameters"]["EndingBefore"];
-        type?: "customer.created" | "customer.updated" | "customer.deleted" | "payment_instruction.created" | "payment_instruction.updated" | "payment_instruction.deleted" | "tax_id.verification.completed" | "tax_id.verification.failed" | "invoice.issued" | "invoice.amended" | "invoice.verifactu_registration.accepted" | "invoice.verifactu_registration.accepted_with_errors" | "invoice.verifactu_registration.rejected" | "invoice.pdf.generated" | "billing.balance_transaction.created" | "event_destination.ping";
+        type?: "customer.created" | "customer.updated" | "customer.deleted" | "payment_instruction.created" | "payment_instruction.updated" | "payment_instruction.deleted" | "tax_id.verification.completed" | "tax_id.verification.failed" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.issued" | "invoice.amended" | "invoice.paid" | "invoice.voided" | "invoice.overdue" | "invoice.verifactu_registration.accepted" | "invoice.verifactu_registration.accepted_with_errors" | "invoice.verifactu_registration.rejected" | "invoice.pdf.generated" | "payment.created" | "payment.deleted" | "billing.balance_transaction.created" | "event_destination.ping";
         /** @description Every event about one object: an id such as `inv_…` or `cus_…`. */
         related_object?: string;
       };
@@ -2533,14 +3724,26 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_invalid" | "parameter_unknown";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_invalid" | "parameter_unknown";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `api_key_missing`, `api_key_invalid` */
@@ -2550,14 +3753,26 @@ export interface operations {
           "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "authentication_error";
-              /** @enum {unknown} */
-              code?: "api_key_missing" | "api_key_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `rate_limited` */
@@ -2567,12 +3782,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2583,12 +3810,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2619,12 +3858,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_unknown";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_unknown";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2636,14 +3887,26 @@ export interface operations {
           "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "authentication_error";
-              /** @enum {unknown} */
-              code?: "api_key_missing" | "api_key_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `resource_missing` */
@@ -2652,12 +3915,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "resource_missing";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2669,12 +3944,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2685,12 +3972,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2728,14 +4027,26 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_invalid" | "parameter_unknown";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_invalid" | "parameter_unknown";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `api_key_missing`, `api_key_invalid` */
@@ -2745,14 +4056,26 @@ export interface operations {
           "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "authentication_error";
-              /** @enum {unknown} */
-              code?: "api_key_missing" | "api_key_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `rate_limited` */
@@ -2762,12 +4085,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2778,12 +4113,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2802,7 +4149,7 @@ export interface operations {
         "application/json": {
           name: string;
           url: string;
-          enabled_events: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_instruction.created" | "payment_instruction.updated" | "payment_instruction.deleted" | "tax_id.verification.completed" | "tax_id.verification.failed" | "invoice.issued" | "invoice.amended" | "invoice.verifactu_registration.accepted" | "invoice.verifactu_registration.accepted_with_errors" | "invoice.verifactu_registration.rejected" | "invoice.pdf.generated" | "billing.balance_transaction.created" | "event_destination.ping")[];
+          enabled_events: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_instruction.created" | "payment_instruction.updated" | "payment_instruction.deleted" | "tax_id.verification.completed" | "tax_id.verification.failed" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.issued" | "invoice.amended" | "invoice.paid" | "invoice.voided" | "invoice.overdue" | "invoice.verifactu_registration.accepted" | "invoice.verifactu_registration.accepted_with_errors" | "invoice.verifactu_registration.rejected" | "invoice.pdf.generated" | "payment.created" | "payment.deleted" | "billing.balance_transaction.created" | "event_destination.ping")[];
         };
       };
     };
@@ -2823,14 +4170,26 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid" | "idempotency_key_reused" | "destination_limit_reached";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid" | "idempotency_key_reused" | "destination_limit_reached";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `api_key_missing`, `api_key_invalid` */
@@ -2840,14 +4199,26 @@ export interface operations {
           "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "authentication_error";
-              /** @enum {unknown} */
-              code?: "api_key_missing" | "api_key_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `idempotency_key_in_use` */
@@ -2856,12 +4227,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "idempotency_key_in_use";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "idempotency_key_in_use";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2872,12 +4255,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "request_too_large";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "request_too_large";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2888,12 +4283,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "unsupported_media_type";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "unsupported_media_type";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2905,12 +4312,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2921,12 +4340,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2938,12 +4369,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "account_moving";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "account_moving";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2974,12 +4417,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_unknown";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_unknown";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -2991,14 +4446,26 @@ export interface operations {
           "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "authentication_error";
-              /** @enum {unknown} */
-              code?: "api_key_missing" | "api_key_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `resource_missing` */
@@ -3007,12 +4474,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "resource_missing";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3024,12 +4503,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3040,12 +4531,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3074,14 +4577,26 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_unknown" | "json_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_unknown" | "json_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `api_key_missing`, `api_key_invalid` */
@@ -3091,14 +4606,26 @@ export interface operations {
           "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "authentication_error";
-              /** @enum {unknown} */
-              code?: "api_key_missing" | "api_key_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `resource_missing` */
@@ -3107,12 +4634,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "resource_missing";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3123,12 +4662,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "request_too_large";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "request_too_large";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3139,12 +4690,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "unsupported_media_type";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "unsupported_media_type";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3156,12 +4719,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3172,12 +4747,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3189,12 +4776,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "account_moving";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "account_moving";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3214,7 +4813,7 @@ export interface operations {
         "application/json": {
           name?: string;
           url?: string;
-          enabled_events?: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_instruction.created" | "payment_instruction.updated" | "payment_instruction.deleted" | "tax_id.verification.completed" | "tax_id.verification.failed" | "invoice.issued" | "invoice.amended" | "invoice.verifactu_registration.accepted" | "invoice.verifactu_registration.accepted_with_errors" | "invoice.verifactu_registration.rejected" | "invoice.pdf.generated" | "billing.balance_transaction.created" | "event_destination.ping")[];
+          enabled_events?: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_instruction.created" | "payment_instruction.updated" | "payment_instruction.deleted" | "tax_id.verification.completed" | "tax_id.verification.failed" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.issued" | "invoice.amended" | "invoice.paid" | "invoice.voided" | "invoice.overdue" | "invoice.verifactu_registration.accepted" | "invoice.verifactu_registration.accepted_with_errors" | "invoice.verifactu_registration.rejected" | "invoice.pdf.generated" | "payment.created" | "payment.deleted" | "billing.balance_transaction.created" | "event_destination.ping")[];
         };
       };
     };
@@ -3234,14 +4833,26 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `api_key_missing`, `api_key_invalid` */
@@ -3251,14 +4862,26 @@ export interface operations {
           "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "authentication_error";
-              /** @enum {unknown} */
-              code?: "api_key_missing" | "api_key_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `resource_missing` */
@@ -3267,12 +4890,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "resource_missing";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3283,12 +4918,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "request_too_large";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "request_too_large";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3299,12 +4946,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "unsupported_media_type";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "unsupported_media_type";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3316,12 +4975,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3332,12 +5003,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3349,12 +5032,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "account_moving";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "account_moving";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3389,14 +5084,26 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_invalid" | "parameter_unknown" | "json_invalid" | "idempotency_key_reused";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_invalid" | "parameter_unknown" | "json_invalid" | "idempotency_key_reused";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `api_key_missing`, `api_key_invalid` */
@@ -3406,14 +5113,26 @@ export interface operations {
           "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "authentication_error";
-              /** @enum {unknown} */
-              code?: "api_key_missing" | "api_key_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `resource_missing` */
@@ -3422,12 +5141,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "resource_missing";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3438,12 +5169,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "idempotency_key_in_use";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "idempotency_key_in_use";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3454,12 +5197,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "request_too_large";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "request_too_large";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3470,12 +5225,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "unsupported_media_type";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "unsupported_media_type";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3487,12 +5254,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3503,12 +5282,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3520,12 +5311,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "account_moving";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "account_moving";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3560,14 +5363,26 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_invalid" | "parameter_unknown" | "json_invalid" | "idempotency_key_reused";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_invalid" | "parameter_unknown" | "json_invalid" | "idempotency_key_reused";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `api_key_missing`, `api_key_invalid` */
@@ -3577,14 +5392,26 @@ export interface operations {
           "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "authentication_error";
-              /** @enum {unknown} */
-              code?: "api_key_missing" | "api_key_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `resource_missing` */
@@ -3593,12 +5420,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "resource_missing";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3609,12 +5448,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "idempotency_key_in_use";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "idempotency_key_in_use";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3625,12 +5476,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "request_too_large";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "request_too_large";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3641,12 +5504,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "unsupported_media_type";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "unsupported_media_type";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3658,12 +5533,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3674,12 +5561,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3691,12 +5590,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "account_moving";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "account_moving";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3757,14 +5668,26 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_invalid" | "parameter_unknown";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_invalid" | "parameter_unknown";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `api_key_missing`, `api_key_invalid` */
@@ -3774,14 +5697,26 @@ export interface operations {
           "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "authentication_error";
-              /** @enum {unknown} */
-              code?: "api_key_missing" | "api_key_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `resource_missing` */
@@ -3790,12 +5725,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "resource_missing";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3807,12 +5754,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3823,12 +5782,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3863,14 +5834,26 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_invalid" | "parameter_unknown" | "json_invalid" | "idempotency_key_reused";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_invalid" | "parameter_unknown" | "json_invalid" | "idempotency_key_reused";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `api_key_missing`, `api_key_invalid` */
@@ -3880,14 +5863,26 @@ export interface operations {
           "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "authentication_error";
-              /** @enum {unknown} */
-              code?: "api_key_missing" | "api_key_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `resource_missing` */
@@ -3896,12 +5891,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "resource_missing";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3912,14 +5919,26 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "resource_conflict" | "idempotency_key_in_use";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_conflict" | "idempotency_key_in_use";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `request_too_large` */
@@ -3928,12 +5947,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "request_too_large";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "request_too_large";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3944,12 +5975,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "unsupported_media_type";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "unsupported_media_type";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3961,12 +6004,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3977,12 +6032,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -3994,12 +6061,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "account_moving";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "account_moving";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -4042,14 +6121,26 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid" | "idempotency_key_reused";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid" | "idempotency_key_reused";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `api_key_missing`, `api_key_invalid` */
@@ -4059,14 +6150,26 @@ export interface operations {
           "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "authentication_error";
-              /** @enum {unknown} */
-              code?: "api_key_missing" | "api_key_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `resource_missing` */
@@ -4075,12 +6178,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "resource_missing";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -4091,14 +6206,26 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "resource_conflict" | "idempotency_key_in_use";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_conflict" | "idempotency_key_in_use";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `request_too_large` */
@@ -4107,12 +6234,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "request_too_large";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "request_too_large";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -4123,12 +6262,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "unsupported_media_type";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "unsupported_media_type";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -4140,12 +6291,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -4156,12 +6319,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -4173,12 +6348,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "account_moving";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "account_moving";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -4221,14 +6408,26 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid" | "idempotency_key_reused";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid" | "idempotency_key_reused";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `api_key_missing`, `api_key_invalid` */
@@ -4238,14 +6437,26 @@ export interface operations {
           "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "authentication_error";
-              /** @enum {unknown} */
-              code?: "api_key_missing" | "api_key_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `resource_missing` */
@@ -4254,12 +6465,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "resource_missing";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -4270,12 +6493,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "idempotency_key_in_use";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "idempotency_key_in_use";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -4286,12 +6521,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "request_too_large";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "request_too_large";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -4302,12 +6549,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "unsupported_media_type";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "unsupported_media_type";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -4319,12 +6578,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -4335,12 +6606,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -4352,12 +6635,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "account_moving";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "account_moving";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -4375,6 +6670,14 @@ export interface operations {
         type?: "ordinary" | "simplified" | "corrective";
         /** @description 1 to 20 characters A–Z and 0–9, uppercased on input. */
         series?: string;
+        status?: "draft" | "issued" | "void";
+        payment_status?: "unpaid" | "partially_paid" | "paid" | "not_applicable";
+        /** @description `true`: only overdue invoices (the object's `overdue`); `false`: only the others. */
+        overdue?: "true" | "false";
+        /** @description Issued on or after this date (YYYY-MM-DD). A draft without an issue date never matches. */
+        "issue_date[gte]"?: string;
+        /** @description Issued on or before this date (YYYY-MM-DD). A draft without an issue date never matches. */
+        "issue_date[lte]"?: string;
       };
     };
     responses: {
@@ -4399,14 +6702,26 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_invalid" | "parameter_unknown";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_invalid" | "parameter_unknown";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `api_key_missing`, `api_key_invalid` */
@@ -4416,14 +6731,26 @@ export interface operations {
           "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "authentication_error";
-              /** @enum {unknown} */
-              code?: "api_key_missing" | "api_key_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `rate_limited` */
@@ -4433,12 +6760,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -4449,20 +6788,32 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
       };
     };
   };
-  /** Issue an invoice */
-  issueInvoice: {
+  /** Issue an invoice, or create a draft */
+  issueInvoiceOrCreateDraft: {
     parameters: {
       header?: {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4471,6 +6822,8 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /** @description `true`: a draft (a preview) that consumes no number; finalize it to issue. */
+          draft?: boolean;
           /** @enum {string} */
           type?: "ordinary" | "simplified" | "corrective";
           customer?: string | null;
@@ -4517,7 +6870,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description The issued invoice. */
+      /** @description The issued invoice, or the draft. */
       201: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];
@@ -4533,14 +6886,26 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid" | "account_profile_incomplete" | "customer_address_required" | "series_mismatch" | "issue_date_out_of_order" | "payment_terms_not_applicable" | "idempotency_key_reused";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid" | "account_profile_incomplete" | "customer_address_required" | "series_mismatch" | "issue_date_out_of_order" | "payment_terms_not_applicable" | "idempotency_key_reused";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `api_key_missing`, `api_key_invalid` */
@@ -4550,14 +6915,26 @@ export interface operations {
           "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "authentication_error";
-              /** @enum {unknown} */
-              code?: "api_key_missing" | "api_key_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `idempotency_key_in_use` */
@@ -4566,12 +6943,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "idempotency_key_in_use";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "idempotency_key_in_use";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -4582,12 +6971,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "request_too_large";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "request_too_large";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -4598,12 +6999,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "unsupported_media_type";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "unsupported_media_type";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -4615,12 +7028,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -4631,12 +7056,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -4648,12 +7085,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "account_moving";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "account_moving";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -4684,12 +7133,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_unknown";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_unknown";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -4701,14 +7162,26 @@ export interface operations {
           "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "authentication_error";
-              /** @enum {unknown} */
-              code?: "api_key_missing" | "api_key_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `resource_missing` */
@@ -4717,12 +7190,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "resource_missing";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -4734,12 +7219,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -4750,12 +7247,899 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  /** Delete a draft invoice */
+  deleteDraftInvoice: {
+    parameters: {
+      path: {
+        /** @description The object's id. */
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The draft is gone. */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            id: string;
+            /** @constant */
+            object: "invoice";
+            /** @constant */
+            deleted: true;
+          };
+        };
+      };
+      /** @description `parameter_unknown`, `json_invalid` */
+      400: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_unknown" | "json_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `api_key_missing`, `api_key_invalid` */
+      401: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `resource_missing` */
+      404: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `invoice_not_draft` */
+      409: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "invoice_not_draft";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `request_too_large` */
+      413: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "request_too_large";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `unsupported_media_type` */
+      415: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "unsupported_media_type";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `api_error` */
+      500: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `account_moving` */
+      503: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "account_moving";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  /** Update a draft invoice */
+  updateDraftInvoice: {
+    parameters: {
+      path: {
+        /** @description The object's id. */
+        id: string;
+      };
+    };
+    requestBody?: {
+      content: {
+        "application/json": {
+          type?: ("ordinary" | "simplified" | "corrective") | null;
+          customer?: string | null;
+          series?: string | null;
+          numbering?: ("series" | "customer") | null;
+          issue_date?: string | null;
+          operation_date?: string | null;
+          currency?: string | null;
+          lines?: ({
+              description: string;
+              /** @description A decimal string greater than 0, at most 6 decimals and 1,000,000,000. */
+              quantity: string;
+              /** @description A decimal string, negative allowed, at most 6 decimals, |x| ≤ 10^12, in the invoice currency. */
+              unit_price: string;
+              taxes: ({
+                  tax: string;
+                  rule: string;
+                } | ({
+                  name: string;
+                  /** @description A percentage string from "0%" to "100%", at most 4 decimals. */
+                  rate: string;
+                  /** @enum {string} */
+                  effect: "added" | "withheld";
+                }))[];
+            })[];
+          payment_terms?: ({
+            due_date?: string | null;
+            options?: string[];
+          }) | null;
+          corrects?: ({
+            invoice: string;
+            /** @enum {string} */
+            reason: "R1" | "R2" | "R3" | "R4" | "R5";
+          }) | null;
+          notes?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description The draft, recomputed. */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["Invoice"];
+        };
+      };
+      /** @description `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `json_invalid` */
+      400: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `api_key_missing`, `api_key_invalid` */
+      401: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `resource_missing` */
+      404: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `invoice_not_draft` */
+      409: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "invoice_not_draft";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `request_too_large` */
+      413: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "request_too_large";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `unsupported_media_type` */
+      415: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "unsupported_media_type";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `api_error` */
+      500: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `account_moving` */
+      503: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "account_moving";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  /** Finalize (issue) a draft invoice */
+  finalizeDraftInvoice: {
+    parameters: {
+      header?: {
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The object's id. */
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The issued invoice. */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+        };
+        content: {
+          "application/json": components["schemas"]["Invoice"];
+        };
+      };
+      /** @description `parameter_invalid`, `parameter_unknown`, `json_invalid`, `account_profile_incomplete`, `customer_address_required`, `series_mismatch`, `issue_date_out_of_order`, `payment_terms_not_applicable`, `idempotency_key_reused` */
+      400: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_invalid" | "parameter_unknown" | "json_invalid" | "account_profile_incomplete" | "customer_address_required" | "series_mismatch" | "issue_date_out_of_order" | "payment_terms_not_applicable" | "idempotency_key_reused";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `api_key_missing`, `api_key_invalid` */
+      401: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `resource_missing` */
+      404: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `idempotency_key_in_use`, `invoice_not_draft` */
+      409: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "idempotency_key_in_use" | "invoice_not_draft";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `request_too_large` */
+      413: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "request_too_large";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `unsupported_media_type` */
+      415: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "unsupported_media_type";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `api_error` */
+      500: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `account_moving` */
+      503: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "account_moving";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -4786,12 +8170,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_unknown";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_unknown";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -4803,14 +8199,26 @@ export interface operations {
           "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "authentication_error";
-              /** @enum {unknown} */
-              code?: "api_key_missing" | "api_key_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `resource_missing` */
@@ -4819,12 +8227,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "resource_missing";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -4836,12 +8256,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -4852,12 +8284,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -4888,12 +8332,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_unknown";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_unknown";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -4905,14 +8361,26 @@ export interface operations {
           "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "authentication_error";
-              /** @enum {unknown} */
-              code?: "api_key_missing" | "api_key_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `resource_missing` */
@@ -4921,12 +8389,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "resource_missing";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -4938,12 +8418,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -4954,12 +8446,1168 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  /** Void an invoice */
+  voidInvoice: {
+    parameters: {
+      header?: {
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The object's id. */
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Why the invoice is void (1–500 characters): shown on the invoice as `void_reason`. */
+          reason: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The void invoice: an issued invoice without payments, never corrected. It keeps its number; its PDF is rendered again with an ANULADA / VOID mark. */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+        };
+        content: {
+          "application/json": components["schemas"]["Invoice"];
+        };
+      };
+      /** @description `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `json_invalid`, `idempotency_key_reused` */
+      400: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid" | "idempotency_key_reused";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `api_key_missing`, `api_key_invalid` */
+      401: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `resource_missing` */
+      404: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `idempotency_key_in_use`, `invoice_not_voidable`, `invoice_has_payments`, `invoice_corrected` */
+      409: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "idempotency_key_in_use" | "invoice_not_voidable" | "invoice_has_payments" | "invoice_corrected";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `request_too_large` */
+      413: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "request_too_large";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `unsupported_media_type` */
+      415: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "unsupported_media_type";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `api_error` */
+      500: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `account_moving` */
+      503: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "account_moving";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  /** Record a payment */
+  recordPayment: {
+    parameters: {
+      header?: {
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The object's id. */
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description A decimal string greater than 0, at most the currency's decimals. */
+          amount: string;
+          /**
+           * Format: date
+           * @description Default: the account's today; never in the future.
+           */
+          paid_on?: string;
+          /**
+           * @description Default `bank_transfer`.
+           * @enum {string}
+           */
+          method?: "bank_transfer" | "card" | "cash" | "direct_debit" | "cheque" | "other";
+          reference?: string | null;
+          /** @description The `pmi_…` the payer used. */
+          payment_instruction?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The payment. */
+      201: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+        };
+        content: {
+          "application/json": components["schemas"]["Payment"];
+        };
+      };
+      /** @description `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `json_invalid`, `payment_exceeds_amount_remaining`, `idempotency_key_reused` */
+      400: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid" | "payment_exceeds_amount_remaining" | "idempotency_key_reused";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `api_key_missing`, `api_key_invalid` */
+      401: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `resource_missing` */
+      404: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `idempotency_key_in_use`, `invoice_not_payable`, `payment_not_applicable` */
+      409: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "idempotency_key_in_use" | "invoice_not_payable" | "payment_not_applicable";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `request_too_large` */
+      413: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "request_too_large";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `unsupported_media_type` */
+      415: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "unsupported_media_type";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `api_error` */
+      500: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `account_moving` */
+      503: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "account_moving";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  /** List payments */
+  listPayments: {
+    parameters: {
+      query?: {
+        limit?: components["parameters"]["Limit"];
+        starting_after?: components["parameters"]["StartingAfter"];
+        ending_before?: components["parameters"]["EndingBefore"];
+        invoice?: string;
+      };
+    };
+    responses: {
+      /** @description Payments, newest first. */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            object: "list";
+            url: string;
+            has_more: boolean;
+            data: components["schemas"]["Payment"][];
+          };
+        };
+      };
+      /** @description `parameter_invalid`, `parameter_unknown` */
+      400: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_invalid" | "parameter_unknown";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `api_key_missing`, `api_key_invalid` */
+      401: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `api_error` */
+      500: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  /** Retrieve a payment */
+  retrievePayment: {
+    parameters: {
+      path: {
+        /** @description The object's id. */
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The payment. */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["Payment"];
+        };
+      };
+      /** @description `parameter_unknown` */
+      400: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_unknown";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `api_key_missing`, `api_key_invalid` */
+      401: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `resource_missing` */
+      404: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `api_error` */
+      500: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  /** Delete a payment */
+  deletePayment: {
+    parameters: {
+      path: {
+        /** @description The object's id. */
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Deleted. */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            id: string;
+            /** @constant */
+            object: "payment";
+            /** @constant */
+            deleted: true;
+          };
+        };
+      };
+      /** @description `parameter_unknown`, `json_invalid` */
+      400: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_unknown" | "json_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `api_key_missing`, `api_key_invalid` */
+      401: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `resource_missing` */
+      404: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `request_too_large` */
+      413: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "request_too_large";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `unsupported_media_type` */
+      415: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "unsupported_media_type";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `api_error` */
+      500: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `account_moving` */
+      503: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "account_moving";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -4990,12 +9638,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_unknown";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_unknown";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -5007,14 +9667,26 @@ export interface operations {
           "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "authentication_error";
-              /** @enum {unknown} */
-              code?: "api_key_missing" | "api_key_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `resource_missing` */
@@ -5023,12 +9695,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "resource_missing";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -5040,12 +9724,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -5056,12 +9752,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -5086,12 +9794,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_unknown";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_unknown";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -5103,14 +9823,26 @@ export interface operations {
           "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "authentication_error";
-              /** @enum {unknown} */
-              code?: "api_key_missing" | "api_key_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `rate_limited` */
@@ -5120,12 +9852,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -5136,12 +9880,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -5180,14 +9936,26 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_invalid" | "parameter_unknown";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_invalid" | "parameter_unknown";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `api_key_missing`, `api_key_invalid` */
@@ -5197,14 +9965,26 @@ export interface operations {
           "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "authentication_error";
-              /** @enum {unknown} */
-              code?: "api_key_missing" | "api_key_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `rate_limited` */
@@ -5214,12 +9994,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -5230,12 +10022,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -5266,12 +10070,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "parameter_unknown";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_unknown";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -5283,14 +10099,26 @@ export interface operations {
           "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & ({
-            error?: {
-              /** @constant */
-              type?: "authentication_error";
-              /** @enum {unknown} */
-              code?: "api_key_missing" | "api_key_invalid";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
-          });
+          };
         };
       };
       /** @description `resource_missing` */
@@ -5299,12 +10127,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "invalid_request_error";
-              /** @enum {unknown} */
-              code?: "resource_missing";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -5316,12 +10156,24 @@ export interface operations {
           "Retry-After": components["headers"]["RetryAfter"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "rate_limit_error";
-              /** @enum {unknown} */
-              code?: "rate_limited";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -5332,12 +10184,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["Error"] & {
-            error?: {
-              /** @constant */
-              type?: "api_error";
-              /** @enum {unknown} */
-              code?: "api_error";
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
             };
           };
         };
@@ -5553,6 +10417,84 @@ export interface operations {
     };
   };
   /**
+   * invoice.created
+   * @description Delivered to every enabled event destination of the event's account and environment that subscribes to its type: a `POST` with the thin event as JSON. Verify `Service-Signature` before trusting the body, dedupe by event `id` (delivery is at least once and unordered), and retrieve the event (`GET /v1/events/{id}`) for its `data` snapshot or the related object for its current state. Any 2xx within 10 seconds acknowledges; anything else is retried, at most 5 attempts.
+   */
+  "webhook:invoice.created": {
+    parameters: {
+      header: {
+        /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256(secret, t + "." + raw body)>`, keyed with the UTF-8 bytes of the destination's whole secret (`whsec_…`, prefix included). Reject a `t` more than 5 minutes from now. While a secret is being rotated, a second `v1` (the previous secret's) follows: accept the request if any `v1` matches. */
+        "Service-Signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ThinEvent"] & {
+          /** @constant */
+          type?: "invoice.created";
+        };
+      };
+    };
+    responses: {
+      /** @description Acknowledged. Any other answer, or none within 10 seconds, is retried. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * invoice.updated
+   * @description Delivered to every enabled event destination of the event's account and environment that subscribes to its type: a `POST` with the thin event as JSON. Verify `Service-Signature` before trusting the body, dedupe by event `id` (delivery is at least once and unordered), and retrieve the event (`GET /v1/events/{id}`) for its `data` snapshot or the related object for its current state. Any 2xx within 10 seconds acknowledges; anything else is retried, at most 5 attempts.
+   */
+  "webhook:invoice.updated": {
+    parameters: {
+      header: {
+        /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256(secret, t + "." + raw body)>`, keyed with the UTF-8 bytes of the destination's whole secret (`whsec_…`, prefix included). Reject a `t` more than 5 minutes from now. While a secret is being rotated, a second `v1` (the previous secret's) follows: accept the request if any `v1` matches. */
+        "Service-Signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ThinEvent"] & {
+          /** @constant */
+          type?: "invoice.updated";
+        };
+      };
+    };
+    responses: {
+      /** @description Acknowledged. Any other answer, or none within 10 seconds, is retried. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * invoice.deleted
+   * @description Delivered to every enabled event destination of the event's account and environment that subscribes to its type: a `POST` with the thin event as JSON. Verify `Service-Signature` before trusting the body, dedupe by event `id` (delivery is at least once and unordered), and retrieve the event (`GET /v1/events/{id}`) for its `data` snapshot or the related object for its current state. Any 2xx within 10 seconds acknowledges; anything else is retried, at most 5 attempts.
+   */
+  "webhook:invoice.deleted": {
+    parameters: {
+      header: {
+        /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256(secret, t + "." + raw body)>`, keyed with the UTF-8 bytes of the destination's whole secret (`whsec_…`, prefix included). Reject a `t` more than 5 minutes from now. While a secret is being rotated, a second `v1` (the previous secret's) follows: accept the request if any `v1` matches. */
+        "Service-Signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ThinEvent"] & {
+          /** @constant */
+          type?: "invoice.deleted";
+        };
+      };
+    };
+    responses: {
+      /** @description Acknowledged. Any other answer, or none within 10 seconds, is retried. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
    * invoice.issued
    * @description Delivered to every enabled event destination of the event's account and environment that subscribes to its type: a `POST` with the thin event as JSON. Verify `Service-Signature` before trusting the body, dedupe by event `id` (delivery is at least once and unordered), and retrieve the event (`GET /v1/events/{id}`) for its `data` snapshot or the related object for its current state. Any 2xx within 10 seconds acknowledges; anything else is retried, at most 5 attempts.
    */
@@ -5594,6 +10536,84 @@ export interface operations {
         "application/json": components["schemas"]["ThinEvent"] & {
           /** @constant */
           type?: "invoice.amended";
+        };
+      };
+    };
+    responses: {
+      /** @description Acknowledged. Any other answer, or none within 10 seconds, is retried. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * invoice.paid
+   * @description Delivered to every enabled event destination of the event's account and environment that subscribes to its type: a `POST` with the thin event as JSON. Verify `Service-Signature` before trusting the body, dedupe by event `id` (delivery is at least once and unordered), and retrieve the event (`GET /v1/events/{id}`) for its `data` snapshot or the related object for its current state. Any 2xx within 10 seconds acknowledges; anything else is retried, at most 5 attempts.
+   */
+  "webhook:invoice.paid": {
+    parameters: {
+      header: {
+        /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256(secret, t + "." + raw body)>`, keyed with the UTF-8 bytes of the destination's whole secret (`whsec_…`, prefix included). Reject a `t` more than 5 minutes from now. While a secret is being rotated, a second `v1` (the previous secret's) follows: accept the request if any `v1` matches. */
+        "Service-Signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ThinEvent"] & {
+          /** @constant */
+          type?: "invoice.paid";
+        };
+      };
+    };
+    responses: {
+      /** @description Acknowledged. Any other answer, or none within 10 seconds, is retried. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * invoice.voided
+   * @description Delivered to every enabled event destination of the event's account and environment that subscribes to its type: a `POST` with the thin event as JSON. Verify `Service-Signature` before trusting the body, dedupe by event `id` (delivery is at least once and unordered), and retrieve the event (`GET /v1/events/{id}`) for its `data` snapshot or the related object for its current state. Any 2xx within 10 seconds acknowledges; anything else is retried, at most 5 attempts.
+   */
+  "webhook:invoice.voided": {
+    parameters: {
+      header: {
+        /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256(secret, t + "." + raw body)>`, keyed with the UTF-8 bytes of the destination's whole secret (`whsec_…`, prefix included). Reject a `t` more than 5 minutes from now. While a secret is being rotated, a second `v1` (the previous secret's) follows: accept the request if any `v1` matches. */
+        "Service-Signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ThinEvent"] & {
+          /** @constant */
+          type?: "invoice.voided";
+        };
+      };
+    };
+    responses: {
+      /** @description Acknowledged. Any other answer, or none within 10 seconds, is retried. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * invoice.overdue
+   * @description Delivered to every enabled event destination of the event's account and environment that subscribes to its type: a `POST` with the thin event as JSON. Verify `Service-Signature` before trusting the body, dedupe by event `id` (delivery is at least once and unordered), and retrieve the event (`GET /v1/events/{id}`) for its `data` snapshot or the related object for its current state. Any 2xx within 10 seconds acknowledges; anything else is retried, at most 5 attempts.
+   */
+  "webhook:invoice.overdue": {
+    parameters: {
+      header: {
+        /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256(secret, t + "." + raw body)>`, keyed with the UTF-8 bytes of the destination's whole secret (`whsec_…`, prefix included). Reject a `t` more than 5 minutes from now. While a secret is being rotated, a second `v1` (the previous secret's) follows: accept the request if any `v1` matches. */
+        "Service-Signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ThinEvent"] & {
+          /** @constant */
+          type?: "invoice.overdue";
         };
       };
     };
@@ -5698,6 +10718,58 @@ export interface operations {
         "application/json": components["schemas"]["ThinEvent"] & {
           /** @constant */
           type?: "invoice.pdf.generated";
+        };
+      };
+    };
+    responses: {
+      /** @description Acknowledged. Any other answer, or none within 10 seconds, is retried. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * payment.created
+   * @description Delivered to every enabled event destination of the event's account and environment that subscribes to its type: a `POST` with the thin event as JSON. Verify `Service-Signature` before trusting the body, dedupe by event `id` (delivery is at least once and unordered), and retrieve the event (`GET /v1/events/{id}`) for its `data` snapshot or the related object for its current state. Any 2xx within 10 seconds acknowledges; anything else is retried, at most 5 attempts.
+   */
+  "webhook:payment.created": {
+    parameters: {
+      header: {
+        /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256(secret, t + "." + raw body)>`, keyed with the UTF-8 bytes of the destination's whole secret (`whsec_…`, prefix included). Reject a `t` more than 5 minutes from now. While a secret is being rotated, a second `v1` (the previous secret's) follows: accept the request if any `v1` matches. */
+        "Service-Signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ThinEvent"] & {
+          /** @constant */
+          type?: "payment.created";
+        };
+      };
+    };
+    responses: {
+      /** @description Acknowledged. Any other answer, or none within 10 seconds, is retried. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * payment.deleted
+   * @description Delivered to every enabled event destination of the event's account and environment that subscribes to its type: a `POST` with the thin event as JSON. Verify `Service-Signature` before trusting the body, dedupe by event `id` (delivery is at least once and unordered), and retrieve the event (`GET /v1/events/{id}`) for its `data` snapshot or the related object for its current state. Any 2xx within 10 seconds acknowledges; anything else is retried, at most 5 attempts.
+   */
+  "webhook:payment.deleted": {
+    parameters: {
+      header: {
+        /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256(secret, t + "." + raw body)>`, keyed with the UTF-8 bytes of the destination's whole secret (`whsec_…`, prefix included). Reject a `t` more than 5 minutes from now. While a secret is being rotated, a second `v1` (the previous secret's) follows: accept the request if any `v1` matches. */
+        "Service-Signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ThinEvent"] & {
+          /** @constant */
+          type?: "payment.deleted";
         };
       };
     };

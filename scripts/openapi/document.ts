@@ -6,7 +6,7 @@
  */
 import { IDEMPOTENCY_HEADER } from "../../src/http/idempotency";
 import { listParams } from "../../src/http/pagination";
-import type { Route as RuntimeRoute, RouteDocs } from "../../src/http/route";
+import type { RouteDocs, Route as RuntimeRoute } from "../../src/http/route";
 import { ROUTES } from "../../src/routes";
 import { errorBody, errorCodesByStatus } from "./errors";
 import { COMPONENTS, convertInput, convertOutputs, type JsonSchema } from "./schemas";
@@ -195,7 +195,9 @@ type Route = RuntimeRoute & RouteDocs;
 
 function documented(route: RuntimeRoute): Route {
   if (!route.summary || !route.tag || !route.responses) {
-    throw new Error(`${route.method.toUpperCase()} ${route.path} has no documentation (tag, summary, responses)`);
+    throw new Error(
+      `${route.method.toUpperCase()} ${route.path} has no documentation (tag, summary, responses)`,
+    );
   }
   return route as Route;
 }

@@ -33,7 +33,8 @@ function lostRace(err: unknown): boolean {
     isForeignKeyViolation(err) ||
     isRaised(err, "series_mismatch") ||
     isRaised(err, "invoice_prefix_changed") ||
-    isRaised(err, "issue_date_out_of_order")
+    isRaised(err, "issue_date_out_of_order") ||
+    isRaised(err, "corrected_not_issued")
   );
 }
 

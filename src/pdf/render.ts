@@ -8,7 +8,7 @@ import { Sheet } from "./sheet";
 import { Typeface } from "./text";
 import { drawTotals } from "./totals";
 import type { PdfAssets, PdfInput } from "./types";
-import { drawWatermark, VOID_MARK } from "./watermark";
+import { DRAFT_MARK, drawWatermark, VOID_MARK } from "./watermark";
 
 export type { PdfAssets, PdfInput } from "./types";
 
@@ -77,5 +77,6 @@ export async function renderInvoicePdf(input: PdfInput, assets: PdfAssets): Prom
   sheet.footers(`${title} · ${invoice.issuer.name}`);
   // A void invoice keeps its number and stays readable, marked across every page.
   if (invoice.status === "void") drawWatermark(sheet, VOID_MARK);
+  if (invoice.status === "draft") drawWatermark(sheet, DRAFT_MARK);
   return doc.save();
 }

@@ -3,6 +3,8 @@ import { MM, PAGE, type Sheet } from "./sheet";
 
 /** What a void invoice's pages say across their top (lifecycle.md). */
 export const VOID_MARK = "ANULADA / VOID";
+/** What a draft's pages say: a preview, not an invoice (it has no number and no QR). */
+export const DRAFT_MARK = "BORRADOR / DRAFT";
 
 const RED = rgb(0.75, 0.09, 0.09);
 const WHITE = rgb(1, 1, 1);

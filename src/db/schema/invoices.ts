@@ -204,10 +204,11 @@ export const invoices = sqliteTable(
     index("invoices_verifactu_pending_idx")
       .on(t.accountId, t.live, t.verifactuSeq)
       .where(sql`${t.verifactuStatus} = 'pending'`),
-    // The PDF sweep: invoices whose PDF is not stored yet and not swept yet, oldest first.
+    // The PDF sweep: invoices whose PDF is not stored yet and not swept yet, oldest first. A
+    // draft's PDF is never stored (it is rendered on demand, marked).
     index("invoices_pdf_pending_idx")
       .on(t.createdAt)
-      .where(sql`${t.pdfGeneratedAt} IS NULL AND ${t.pdfSweptAt} IS NULL`),
+      .where(sql`${t.pdfGeneratedAt} IS NULL AND ${t.pdfSweptAt} IS NULL AND ${t.status} <> 'draft'`),
   ],
 );
 

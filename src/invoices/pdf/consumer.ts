@@ -30,7 +30,7 @@ export async function handlePdfs(
       const id = message.body.invoice_id;
       try {
         const [row] = await db.select(SERVED_COLUMNS).from(invoices).where(eq(invoices.id, id));
-        if (row && row.pdfGeneratedAt === null) {
+        if (row && row.pdfGeneratedAt === null && row.status !== "draft") {
           await generatePdf(consumerWriter(db, env, ctx, row, slots), row);
         }
         message.ack();

@@ -33,6 +33,11 @@ async function render(env: Env, input: PdfInput): Promise<Uint8Array> {
   return new Uint8Array(await res.arrayBuffer());
 }
 
+/** The invoice's PDF as the renderer draws it now, stored nowhere (a draft's, marked and without QR). */
+export async function renderPdf(w: Writer, row: ServedInvoiceRow): Promise<Uint8Array> {
+  return render(w.env, await pdfInput(w.db, row));
+}
+
 const NOT_GENERATED = sql`${invoices.pdfGeneratedAt} IS NULL`;
 
 /**
@@ -46,7 +51,7 @@ const NOT_GENERATED = sql`${invoices.pdfGeneratedAt} IS NULL`;
  * render to set `pdf_generated_at`.
  */
 export async function generatePdf(w: Writer, row: ServedInvoiceRow): Promise<Uint8Array> {
-  const pdf = await render(w.env, await pdfInput(w.db, row));
+  const pdf = await renderPdf(w, row);
   await w.env.PDFS.put(pdfKey(row), pdf, { httpMetadata: { contentType: "application/pdf" } });
   if (row.pdfGeneratedAt === null) {
     const unchanged = sql`${NOT_GENERATED} AND ${invoices.status} = ${row.status}`;

@@ -30,7 +30,7 @@ export async function sweepMissingPdfs(env: Env): Promise<number> {
     // Literal IS NULLs, as the partial index's, so SQLite uses it.
     .where(
       and(
-        sql`${invoices.pdfGeneratedAt} IS NULL AND ${invoices.pdfSweptAt} IS NULL`,
+        sql`${invoices.pdfGeneratedAt} IS NULL AND ${invoices.pdfSweptAt} IS NULL AND ${invoices.status} <> 'draft'`,
         lte(invoices.createdAt, cutoff),
       ),
     )

@@ -4,6 +4,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { sweepMissingPdfs } from "../../../src/invoices/pdf/sweep";
 import { type ApiClient, client, expectStatus } from "../../helpers/api";
 import { useClock } from "../../helpers/clock";
 import { createAccount } from "../../helpers/factories";
@@ -295,6 +296,22 @@ describe("Drafts (lifecycle.md)", () => {
     expectStatus(await api.del(`/v1/invoices/${d.id}`), 200);
     expectError(await api.post(`/v1/invoices/${d.id}/finalize`), 404, "resource_missing");
     expect(await balanceTransactions(api)).toBe(0);
+  });
+
+  it("a draft's PDF renders on demand and is not stored: no file, no invoice.pdf.generated, the sweep skips it", async () => {
+    const clock = useClock(NOW);
+    const { api, customer } = await esIssuer();
+    const d = await draft(api, { customer: customer.id, lines: [ivaLine()] });
+    const res = await api.get(`/v1/invoices/${d.id}/pdf`);
+    expectStatus(res, 200);
+    expect(res.headers.get("content-type")).toBe("application/pdf");
+    expect(res.headers.get("content-disposition")).toBe(`inline; filename="${d.id}-draft.pdf"`);
+    clock.advance(60 * 60 * 1000);
+    await sweepMissingPdfs(env);
+    expect(await storedPdfs(d.id)).toBe(0);
+    expect(await eventTypes(api, d.id)).toEqual(["invoice.created"]);
+    const swept = await env.DB.prepare("SELECT pdf_swept_at FROM invoices WHERE id = ?").bind(d.id).first();
+    expect(swept).toEqual({ pdf_swept_at: null });
   });
 
   it("lists show drafts with issued invoices", async () => {

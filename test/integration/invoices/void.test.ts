@@ -161,6 +161,28 @@ describe("POST /v1/invoices/{id}/void", () => {
     expectError(res, 400, "parameter_invalid", "corrects.invoice");
   });
 
+  it("a void committed between a corrective's read and its write wins: 400 on corrects.invoice, nothing issued", async () => {
+    const { api, invoice } = await issued();
+    let voided = false;
+    beforeBatches(async (sql) => {
+      if (!voided && sql.includes('insert into "invoices"')) {
+        voided = true;
+        await setRow(
+          invoice.id,
+          "status = 'void', voided_at = '2026-11-23T10:00:00.000Z', void_reason = 'x'",
+        );
+      }
+    });
+    const res = await api.post("/v1/invoices", {
+      type: "corrective",
+      corrects: { invoice: invoice.id, reason: "R1" },
+      lines: [ivaLine("-10")],
+    });
+    vi.restoreAllMocks();
+    expectError(res, 400, "parameter_invalid", "corrects.invoice");
+    expect((await getInvoice(api, invoice.id)).corrected_by).toEqual([]);
+  });
+
   it("Only an issued invoice can be corrected: corrects.invoice naming a draft is 400 with param corrects.invoice", async () => {
     const { api, invoice } = await issued();
     await setRow(invoice.id, "status = 'draft'");
