@@ -79,10 +79,20 @@ export async function searchPage(
 
   if (cursorSeq === undefined) return pageOf(await counted(db, page), limit, backwards);
   if (!isId("customer", cursor as string)) throw invalidCursor();
+  // The cursor is looked up as a customer first, and its FTS row by its real rowid. A cursor
+  // naming no customer must never reach FTS5 as `rowid = NULL`: some SQLite builds read a NULL
+  // rowid bound as no bound at all, and found any match (wrangler dev answered 200 to an
+  // unknown cursor while the test pool's workerd answered 400).
   const check = db
     .select({ one: sql<number>`1` })
-    .from(sql`customers_fts`)
-    .where(sql`customers_fts MATCH ${match} AND rowid = ${start} + ${cursorSeq}`);
+    .from(customers)
+    .where(
+      and(
+        eq(customers.id, cursor as string),
+        ownedBy(customers, caller),
+        sql`EXISTS (SELECT 1 FROM customers_fts WHERE customers_fts MATCH ${match} AND rowid = ${start} + ${customers.seq})`,
+      ),
+    );
   const [found, rows] = await db.batch([check, page]);
   if (found.length === 0) throw invalidCursor();
   return pageOf(rows, limit, backwards);
