@@ -27,6 +27,14 @@ export type TaxIdOwnerType = (typeof TAX_ID_OWNER_TYPES)[number];
 
 export const PAYMENT_INSTRUCTION_TYPES = ["bank_transfer"] as const;
 
+/**
+ * What lets an es account issue simplified invoices up to its limit (RD 1619/2012 art. 4):
+ * 400 EUR by default (4.1); 3,000 EUR for the activities of 4.2 or with an AEAT authorisation.
+ */
+export const SIMPLIFIED_BASES = ["art_4_1", "art_4_2", "aeat_authorisation"] as const;
+export type SimplifiedBasis = (typeof SIMPLIFIED_BASES)[number];
+export const SIMPLIFIED_LIMITS = { art_4_1: "400.00", art_4_2: "3000.00", aeat_authorisation: "3000.00" } as const;
+
 export const INVOICE_TYPES = ["ordinary", "simplified", "corrective"] as const;
 export type InvoiceType = (typeof INVOICE_TYPES)[number];
 export const INVOICE_NUMBERINGS = ["series", "customer"] as const;
@@ -40,13 +48,10 @@ export type CorrectionReason = (typeof CORRECTION_REASONS)[number];
 
 /** lifecycle.md: a draft is a preview; an issued invoice can take payments or be voided. */
 export const INVOICE_STATUSES = ["draft", "issued", "void"] as const;
-export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 /** An issued invoice's payments against its `amount_payable`; `not_applicable` when that is ≤ 0. */
 export const PAYMENT_STATUSES = ["unpaid", "partially_paid", "paid", "not_applicable"] as const;
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 /** How a payment was received (the service records payments; it does not move money). */
 export const PAYMENT_METHODS = ["bank_transfer", "card", "cash", "direct_debit", "cheque", "other"] as const;
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 /** `usage`: a debit for an issued invoice. `top_up`: a credit made by an operator. */
 export const BALANCE_TRANSACTION_TYPES = ["usage", "top_up"] as const;

@@ -1,10 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import type * as z from "zod";
 import type { Caller } from "../contracts/caller";
-import { counted, type Database } from "../db/client";
+import type { Database } from "../db/client";
 import { type EventRow, events } from "../db/schema";
 import { ownedBy } from "../db/scope";
-import { notFound } from "../http/errors";
 import { type Page, paginate } from "../http/pagination";
 import type { listEventsQuery } from "./schemas";
 
@@ -20,18 +19,4 @@ export function listEvents(
     query.related_object === undefined ? undefined : eq(events.relatedObjectId, query.related_object),
   );
   return paginate(db, events, "event", where, query);
-}
-
-/** The caller's event `id`, or 404. */
-export async function findEvent(db: Database, caller: Caller, id: string): Promise<EventRow> {
-  const [row] = await counted(
-    db,
-    db
-      .select()
-      .from(events)
-      .where(and(eq(events.id, id), ownedBy(events, caller)))
-      .limit(1),
-  );
-  if (!row) throw notFound("event", id);
-  return row;
 }

@@ -35,7 +35,7 @@ export type IssueContext = {
   lastIssueDate: string | null;
 };
 
-export type ContextQuery = {
+type ContextQuery = {
   /** The customer the request names; a corrective without one takes its corrected invoice's. */
   customerId: string | null;
   correctedId: string | null;
@@ -51,7 +51,7 @@ export type ContextQuery = {
  * One batch holding only the reads this request needs (each statement costs the Worker its
  * SQL building and D1 its parsing), in one round trip.
  */
-export async function loadIssueContext(db: Database, caller: Caller, q: ContextQuery): Promise<IssueContext> {
+async function loadIssueContext(db: Database, caller: Caller, q: ContextQuery): Promise<IssueContext> {
   const d = accountDefaultPaymentInstructions;
   // Resolved in SQL, so a corrective's customer costs no second round trip.
   const customerId: SQL | null =

@@ -34,7 +34,7 @@ export async function findInvoice(db: Database, caller: Caller, id: string, with
 }
 
 /** 409 `invoice_not_draft`: only a draft can be edited, deleted or finalized. */
-export function notADraft(row: Pick<InvoiceRow, "id" | "status">): ApiError {
+function notADraft(row: Pick<InvoiceRow, "id" | "status">): ApiError {
   return new ApiError(
     "invoice_not_draft",
     `Invoice ${row.id} is ${row.status}, not a draft: only drafts can be edited, deleted or finalized.`,

@@ -1,4 +1,4 @@
-import { findEvent } from "../../events/list";
+import { findEvent } from "../../events/find";
 import { eventObject } from "../../events/schemas";
 import { serializeEvent } from "../../events/serialize";
 import { idParams, route } from "../../http/route";
