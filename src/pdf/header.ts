@@ -2,7 +2,7 @@ import type { Invoice } from "../invoices/schemas";
 import { addressLines, date, money, taxId } from "./format";
 import { TITLES } from "./mentions";
 import { drawQrBlock, QR_BLOCK_WIDTH } from "./qr";
-import { leading, MUTED, type Sheet, type Style } from "./sheet";
+import { BODY_SIZE, leading, MUTED, type Sheet, type Style } from "./sheet";
 import type { PdfInput } from "./types";
 
 /**
@@ -11,7 +11,7 @@ import type { PdfInput } from "./types";
  */
 
 const LABEL: Style = { size: 8, color: MUTED };
-const VALUE: Style = { size: 9 };
+const VALUE: Style = { size: BODY_SIZE };
 /** The gutter between the issuer and recipient columns (and around the QR block). */
 export const GAP = 18;
 

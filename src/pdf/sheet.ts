@@ -9,6 +9,8 @@ export const PAGE = { width: 210 * MM, height: 297 * MM, margin: 15 * MM } as co
 const FOOTER = 14;
 /** The smallest text drawn, in points. */
 export const MIN_SIZE = 8;
+/** The invoice's body text (line descriptions, the header's values), in points. */
+export const BODY_SIZE = 9;
 
 export const INK = rgb(0.1, 0.1, 0.12);
 export const MUTED = rgb(0.42, 0.44, 0.5);

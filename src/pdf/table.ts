@@ -1,4 +1,4 @@
-import { type Align, HAIRLINE, leading, MUTED, SHADE, type Sheet, type Style } from "./sheet";
+import { type Align, BODY_SIZE, HAIRLINE, leading, MUTED, SHADE, type Sheet, type Style } from "./sheet";
 
 /**
  * A table that flows over pages: its header row is repeated on each page it reaches, a row is
@@ -20,7 +20,7 @@ export interface Cell {
 }
 
 const PAD = 4;
-const BODY: Style = { size: 9 };
+const BODY: Style = { size: BODY_SIZE };
 const HEAD: Style = { size: 8, bold: true, color: MUTED };
 
 function header(sheet: Sheet, columns: readonly Column[]): void {
