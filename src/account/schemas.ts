@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { TAX_REGIME_IDS } from "../constants";
+import { SIMPLIFIED_BASES, TAX_REGIME_IDS } from "../constants";
 import { timestamp } from "../http/schemas";
 import { objectId, text } from "../lib/fields";
 import { addressObject, addressPatchInput } from "../party/address";
@@ -7,6 +7,8 @@ import { taxIdInput } from "../tax-ids/columns";
 import { taxIdObject } from "../tax-ids/schemas";
 
 export const MAX_DEFAULT_PAYMENT_INSTRUCTIONS = 10;
+
+const LIMITS = ["400.00", "3000.00"] as const;
 
 export const updateAccountBody = /* @__PURE__ */ z
   .object({
@@ -18,6 +20,23 @@ export const updateAccountBody = /* @__PURE__ */ z
     legal_name: text(256).nullable().optional(),
     tax_id: taxIdInput.nullable().optional(),
     address: addressPatchInput.nullable().optional(),
+    simplified_invoices: z
+      .object({
+        limit: z.enum(LIMITS),
+        basis: z.enum(SIMPLIFIED_BASES),
+        reference: text(200).nullable().optional(),
+      })
+      .strict()
+      .nullable()
+      .optional()
+      .meta(
+        globalThis.OMIT_API_DOCS
+          ? {}
+          : {
+              description:
+                "es accounts: the simplified-invoice limit (RD 1619/2012 art. 4). 400.00 with art_4_1; 3000.00 with art_4_2 or aeat_authorisation, which needs `reference`. null resets to 400.00 / art_4_1.",
+            },
+      ),
   })
   .strict();
 
@@ -34,6 +53,9 @@ export const accountObject = /* @__PURE__ */ z
     legal_name: z.string().nullable(),
     tax_id: taxIdObject.nullable(),
     address: addressObject.nullable(),
+    simplified_invoices: z
+      .object({ limit: z.enum(LIMITS), basis: z.enum(SIMPLIFIED_BASES), reference: z.string().nullable() })
+      .strict(),
     created_at: timestamp,
     updated_at: timestamp,
   })

@@ -1,3 +1,4 @@
+import { SIMPLIFIED_LIMITS } from "../constants";
 import { addressOf } from "../party/address";
 import { NO_TAX_ID, taxIdOf } from "../tax-ids/columns";
 import type { AccountState } from "./load";
@@ -8,6 +9,7 @@ export function serializeAccount({ account, environment, defaults }: AccountStat
   // The later of an account-wide change and a change of this environment's settings.
   const updatedAt =
     environment && environment.updatedAt > account.updatedAt ? environment.updatedAt : account.updatedAt;
+  const basis = environment?.simplifiedBasis ?? "art_4_1";
   return {
     id: account.id,
     object: "account",
@@ -18,6 +20,11 @@ export function serializeAccount({ account, environment, defaults }: AccountStat
     legal_name: environment?.legalName ?? null,
     tax_id: taxIdOf(environment ?? NO_TAX_ID, { type: "account", id: account.id }, live),
     address: environment ? addressOf(environment) : null,
+    simplified_invoices: {
+      limit: SIMPLIFIED_LIMITS[basis],
+      basis,
+      reference: environment?.simplifiedReference ?? null,
+    },
     created_at: account.createdAt,
     updated_at: updatedAt,
   };

@@ -1,5 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { SIMPLIFIED_LIMITS } from "../constants";
 import type { Caller } from "../contracts/caller";
 import { counted, type Database } from "../db/client";
 import { isForeignKeyViolation } from "../db/errors";
@@ -20,7 +21,8 @@ const PARAM = "default_payment_instructions";
 /**
  * Per environment: `default_payment_instructions` (an ordered list, first preferred, of the
  * environment's instructions, no duplicates, at most ten; it replaces the previous list) and
- * the issuer profile (`legal_name`, `tax_id`, `address`; null clears, an address merges).
+ * the issuer profile (`legal_name`, `tax_id`, `address`; null clears, an address merges) and
+ * `simplified_invoices` (null resets it to the default, 400.00 / art_4_1).
  * Returns the account as it is after the write.
  */
 export async function updateAccount(
@@ -42,6 +44,7 @@ async function applyUpdate(w: Writer, caller: Caller, body: UpdateAccountBody): 
   const address =
     body.address === undefined ? null : addressColumns(body.address, current?.addressLine1 ? current : null);
   const profile = {
+    ...(body.simplified_invoices !== undefined && simplifiedColumns(body.simplified_invoices)),
     ...(body.legal_name !== undefined && { legalName: body.legal_name }),
     ...(body.tax_id !== undefined && (taxId ?? NO_TAX_ID)),
     ...address,
@@ -75,6 +78,29 @@ async function applyUpdate(w: Writer, caller: Caller, body: UpdateAccountBody): 
     throw err;
   }
   if (stored) queueAfterWrite(w, [stored]);
+}
+
+/**
+ * The limit follows from the basis (RD 1619/2012 art. 4); it is sent too so that a client
+ * states the limit it expects. Only an authorisation has a reference to require; art. 4.1 needs
+ * none, so one sent with it is refused rather than stored unused.
+ */
+function simplifiedColumns(s: UpdateAccountBody["simplified_invoices"]) {
+  if (!s) return { simplifiedBasis: null, simplifiedReference: null };
+  const param = "simplified_invoices.";
+  const limit = SIMPLIFIED_LIMITS[s.basis];
+  if (s.limit !== limit)
+    throw new ApiError("parameter_invalid", `Basis ${s.basis} has the limit ${limit}.`, {
+      param: `${param}limit`,
+    });
+  const reference = s.reference ?? null;
+  if (!reference && s.basis === "aeat_authorisation")
+    throw new ApiError("parameter_missing", "An AEAT authorisation needs its reference.", {
+      param: `${param}reference`,
+    });
+  if (reference && s.basis === "art_4_1")
+    throw new ApiError("parameter_invalid", "art_4_1 takes no reference.", { param: `${param}reference` });
+  return { simplifiedBasis: s.basis, simplifiedReference: reference };
 }
 
 function noSuchInstruction(id: string, index: number): ApiError {

@@ -33,7 +33,11 @@ export const PAYMENT_INSTRUCTION_TYPES = ["bank_transfer"] as const;
  */
 export const SIMPLIFIED_BASES = ["art_4_1", "art_4_2", "aeat_authorisation"] as const;
 export type SimplifiedBasis = (typeof SIMPLIFIED_BASES)[number];
-export const SIMPLIFIED_LIMITS = { art_4_1: "400.00", art_4_2: "3000.00", aeat_authorisation: "3000.00" } as const;
+export const SIMPLIFIED_LIMITS = {
+  art_4_1: "400.00",
+  art_4_2: "3000.00",
+  aeat_authorisation: "3000.00",
+} as const;
 
 export const INVOICE_TYPES = ["ordinary", "simplified", "corrective"] as const;
 export type InvoiceType = (typeof INVOICE_TYPES)[number];

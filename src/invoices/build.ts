@@ -1,5 +1,10 @@
 import { type SQL, sql } from "drizzle-orm";
-import type { CorrectionReason, InvoiceNumbering, InvoiceType } from "../constants";
+import {
+  type CorrectionReason,
+  type InvoiceNumbering,
+  type InvoiceType,
+  SIMPLIFIED_LIMITS,
+} from "../constants";
 import type { Caller } from "../contracts/caller";
 import type { CustomerRow, InvoiceRow, PaymentInstructionRow } from "../db/schema";
 import { ApiError } from "../http/errors";
@@ -7,16 +12,13 @@ import { nowIso, nowMs } from "../lib/clock";
 import { currencyExponent } from "../lib/currencies";
 import { accountToday } from "../lib/dates";
 import { newId } from "../lib/ids";
-import { formatMinor } from "../lib/money";
+import { formatMinor, toMinor } from "../lib/money";
 import { addressOf } from "../party/address";
 import { spanishNif } from "../verifactu/record";
 import { type ComputedInvoice, computeInvoice, type LineInput } from "./compute";
 import type { IssueContext } from "./context";
 import { invoiceNumber, nextCounter } from "./numbering";
 import { checkRecipient } from "./recipient";
-
-/** RD 1619/2012 art. 4: a Spanish simplified invoice totals at most 3,000 EUR. */
-const SIMPLIFIED_MAX_TOTAL_MINOR = 300_000n;
 
 export type IssueRequest = {
   type: InvoiceType;
@@ -101,8 +103,14 @@ export function buildInvoice(
   const computed = computeInvoice({ regime: ctx.account.taxRegime, exponent, lines: req.lines, taxDates });
   // A corrective follows the invoice it corrects, whose recipient was checked when it was issued.
   if (es && !corrected) checkRecipient(req.type, customer, req.lines);
-  if (issuing && es && req.type === "simplified" && computed.total > SIMPLIFIED_MAX_TOTAL_MINOR) {
-    throw bad("lines", "A Spanish simplified invoice totals at most 3000.00 EUR (RD 1619/2012 art. 4).");
+  // The limit is the environment's setting (RD 1619/2012 art. 4); a corrective is never simplified.
+  const limit = SIMPLIFIED_LIMITS[ctx.profile?.simplifiedBasis ?? "art_4_1"];
+  if (issuing && es && req.type === "simplified" && computed.total > (toMinor(limit, 2) ?? 0n)) {
+    throw new ApiError(
+      "simplified_limit_exceeded",
+      `A simplified invoice of this account totals at most ${limit} EUR (account simplified_invoices).`,
+      { param: "lines" },
+    );
   }
   if (req.dueDate !== null && req.dueDate < issueDate) {
     throw bad("payment_terms.due_date", "due_date cannot be before issue_date.");

@@ -1,5 +1,5 @@
 import { integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { TAX_ID_TYPES, TAX_REGIME_IDS, VERIFICATION_STATUSES } from "../../constants";
+import { SIMPLIFIED_BASES, TAX_ID_TYPES, TAX_REGIME_IDS, VERIFICATION_STATUSES } from "../../constants";
 
 export const accounts = sqliteTable(
   "accounts",
@@ -51,6 +51,10 @@ export const accountEnvironments = sqliteTable(
     addressPostalCode: text("address_postal_code"),
     addressState: text("address_state"),
     addressCountry: text("address_country"),
+    /** The simplified-invoice limit's basis (its limit: SIMPLIFIED_LIMITS); null is the default, art_4_1. */
+    simplifiedBasis: text("simplified_basis", { enum: SIMPLIFIED_BASES }),
+    /** The AEAT authorisation (or art. 4.2 note) behind a 3,000 EUR limit. */
+    simplifiedReference: text("simplified_reference"),
     /**
      * VERI*FACTU submissions of this environment's chain: no request before this instant (epoch
      * ms). Claimed by a consumer for the duration of a request (one sender per chain), then set

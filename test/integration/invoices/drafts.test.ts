@@ -152,7 +152,12 @@ describe("Drafts (lifecycle.md)", () => {
     expect((await getInvoice(api, noProfile.id)).status).toBe("draft");
 
     const over = await draft(api, { type: "simplified", lines: [ivaLine("3000")] });
-    expectError(await api.post(`/v1/invoices/${over.id}/finalize`), 400, "parameter_invalid", "lines");
+    expectError(
+      await api.post(`/v1/invoices/${over.id}/finalize`),
+      400,
+      "simplified_limit_exceeded",
+      "lines",
+    );
 
     const withAddress = await customerWithAddress(api);
     await issue(api, { customer: withAddress.id, series: "B", issue_date: "2026-11-23", lines: [ivaLine()] });

@@ -100,9 +100,20 @@ describe("Spanish address rule: es ordinary and corrective invoices need the cus
   });
 });
 
-describe("Simplified es invoices total at most 3000.00 EUR", () => {
+// The limit is an account setting (account.md; simplified-limit.test.ts covers the default,
+// 400.00): here at 3000.00, the limit of art. 4.2 and of an AEAT authorisation.
+async function issuer3000() {
+  const setup = await esIssuer();
+  const res = await setup.api.patch("/v1/account", {
+    simplified_invoices: { limit: "3000.00", basis: "art_4_2" },
+  });
+  expectStatus(res, 200);
+  return setup;
+}
+
+describe("Simplified es invoices total at most 3000.00 EUR under art_4_2", () => {
   it("a simplified invoice of exactly 3000.00 is issued", async () => {
-    const { api } = await esIssuer();
+    const { api } = await issuer3000();
     // 2479.34 + 21 % (520.6614 → 520.66) = 3000.00
     const inv = await issue(api, { type: "simplified", lines: [ivaLine("2479.34")] });
     expect(inv.total).toBe("3000.00");
@@ -110,28 +121,28 @@ describe("Simplified es invoices total at most 3000.00 EUR", () => {
     expect(exempt.total).toBe("3000.00");
   });
 
-  it("a simplified invoice of 3000.01 is 400 and issues nothing", async () => {
-    const { api } = await esIssuer();
+  it("a simplified invoice of 3000.01 is 400 simplified_limit_exceeded and issues nothing", async () => {
+    const { api } = await issuer3000();
     // 2479.35 + 21 % (520.6635 → 520.66) = 3000.01
     const res = await api.post("/v1/invoices", { type: "simplified", lines: [ivaLine("2479.35")] });
-    expectError(res, 400, "parameter_invalid", "lines");
+    expectError(res, 400, "simplified_limit_exceeded", "lines");
     const exempt = await api.post("/v1/invoices", {
       type: "simplified",
       lines: [ivaLine("3000.01", "exempt_art_20")],
     });
-    expectError(exempt, 400, "parameter_invalid", "lines");
+    expectError(exempt, 400, "simplified_limit_exceeded", "lines");
     const next = await issue(api, { type: "simplified", lines: [ivaLine("1")] });
     expect(next.number).toBe("SIM-0001");
   });
 
   it("the limit is on the total: IRPF withheld does not bring an over-limit invoice under it", async () => {
-    const { api } = await esIssuer();
+    const { api } = await issuer3000();
     // 2500.00 + 525.00 IVA = 3025.00 total (amount payable 2650.00 after 15 % IRPF).
     const res = await api.post("/v1/invoices", {
       type: "simplified",
       lines: [{ ...workedLine, quantity: "1", unit_price: "2500" }],
     });
-    expectError(res, 400, "parameter_invalid", "lines");
+    expectError(res, 400, "simplified_limit_exceeded", "lines");
   });
 
   it("the limit is Spanish: a global simplified invoice and an es ordinary invoice may exceed 3000.00", async () => {
