@@ -343,7 +343,7 @@ export interface components {
          * @description What went wrong, for programs to branch on; each operation lists its codes per status.
          * @enum {string}
          */
-        code: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid" | "account_profile_incomplete" | "customer_address_required" | "series_mismatch" | "issue_date_out_of_order" | "simplified_limit_exceeded" | "payment_terms_not_applicable" | "payment_exceeds_amount_remaining" | "idempotency_key_reused" | "destination_limit_reached" | "api_key_missing" | "api_key_invalid" | "resource_missing" | "resource_conflict" | "invoice_prefix_taken" | "invoice_prefix_locked" | "resource_in_use" | "idempotency_key_in_use" | "invoice_not_draft" | "invoice_not_payable" | "payment_not_applicable" | "invoice_not_voidable" | "invoice_has_payments" | "invoice_corrected" | "request_too_large" | "unsupported_media_type" | "rate_limited" | "api_error" | "account_moving";
+        code: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid" | "account_profile_incomplete" | "customer_address_required" | "series_mismatch" | "issue_date_out_of_order" | "issue_date_before_verifactu" | "simplified_limit_exceeded" | "payment_terms_not_applicable" | "payment_exceeds_amount_remaining" | "idempotency_key_reused" | "destination_limit_reached" | "api_key_missing" | "api_key_invalid" | "resource_missing" | "resource_conflict" | "invoice_prefix_taken" | "invoice_prefix_locked" | "resource_in_use" | "idempotency_key_in_use" | "invoice_not_draft" | "invoice_not_payable" | "payment_not_applicable" | "invoice_not_voidable" | "invoice_has_payments" | "invoice_corrected" | "request_too_large" | "unsupported_media_type" | "rate_limited" | "api_error" | "account_moving";
         /** @description What went wrong, for people; its wording may change. */
         message: string;
         /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
@@ -6895,7 +6895,7 @@ export interface operations {
           "application/json": components["schemas"]["Invoice"];
         };
       };
-      /** @description `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `json_invalid`, `account_profile_incomplete`, `customer_address_required`, `series_mismatch`, `issue_date_out_of_order`, `simplified_limit_exceeded`, `payment_terms_not_applicable`, `idempotency_key_reused` */
+      /** @description `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `json_invalid`, `account_profile_incomplete`, `customer_address_required`, `series_mismatch`, `issue_date_out_of_order`, `issue_date_before_verifactu`, `simplified_limit_exceeded`, `payment_terms_not_applicable`, `idempotency_key_reused` */
       400: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];
@@ -6912,7 +6912,7 @@ export interface operations {
                * @description What went wrong, for programs to branch on; each operation lists its codes per status.
                * @enum {string}
                */
-              code: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid" | "account_profile_incomplete" | "customer_address_required" | "series_mismatch" | "issue_date_out_of_order" | "simplified_limit_exceeded" | "payment_terms_not_applicable" | "idempotency_key_reused";
+              code: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid" | "account_profile_incomplete" | "customer_address_required" | "series_mismatch" | "issue_date_out_of_order" | "issue_date_before_verifactu" | "simplified_limit_exceeded" | "payment_terms_not_applicable" | "idempotency_key_reused";
               /** @description What went wrong, for people; its wording may change. */
               message: string;
               /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
@@ -7904,7 +7904,7 @@ export interface operations {
           "application/json": components["schemas"]["Invoice"];
         };
       };
-      /** @description `parameter_invalid`, `parameter_unknown`, `json_invalid`, `account_profile_incomplete`, `customer_address_required`, `series_mismatch`, `issue_date_out_of_order`, `simplified_limit_exceeded`, `payment_terms_not_applicable`, `idempotency_key_reused` */
+      /** @description `parameter_invalid`, `parameter_unknown`, `json_invalid`, `account_profile_incomplete`, `customer_address_required`, `series_mismatch`, `issue_date_out_of_order`, `issue_date_before_verifactu`, `simplified_limit_exceeded`, `payment_terms_not_applicable`, `idempotency_key_reused` */
       400: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];
@@ -7921,7 +7921,7 @@ export interface operations {
                * @description What went wrong, for programs to branch on; each operation lists its codes per status.
                * @enum {string}
                */
-              code: "parameter_invalid" | "parameter_unknown" | "json_invalid" | "account_profile_incomplete" | "customer_address_required" | "series_mismatch" | "issue_date_out_of_order" | "simplified_limit_exceeded" | "payment_terms_not_applicable" | "idempotency_key_reused";
+              code: "parameter_invalid" | "parameter_unknown" | "json_invalid" | "account_profile_incomplete" | "customer_address_required" | "series_mismatch" | "issue_date_out_of_order" | "issue_date_before_verifactu" | "simplified_limit_exceeded" | "payment_terms_not_applicable" | "idempotency_key_reused";
               /** @description What went wrong, for people; its wording may change. */
               message: string;
               /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */

@@ -35,7 +35,7 @@ export type OperacionExenta = "E1" | "E2" | "E3" | "E4" | "E5" | "E6";
 export type DetalleDesglose = {
   /** 01: IVA. */
   Impuesto: "01";
-  /** L8A: 01 general, 02 export, 18 recargo de equivalencia. */
+  /** L8A: 01 general, 02 export; 18 (recargo regime) only in records stored before issue 28. */
   ClaveRegimen: "01" | "02" | "18";
   TipoImpositivo?: string;
   BaseImponibleOimporteNoSujeto: string;
@@ -69,6 +69,10 @@ export interface RegistroAlta {
   FacturasRectificadas?: IdFactura[];
   FechaOperacion?: string;
   DescripcionOperacion: string;
+  /** `S`: an F1 issued as a simplified invoice naming its recipient (RD 1619/2012 art. 7.2, 7.3). */
+  FacturaSimplificadaArt7273?: "S";
+  /** `S`: |ImporteTotal| of 100,000,000.00 EUR or more (AEAT error 1139 without it). */
+  Macrodato?: "S";
   Destinatarios?: Destinatario[];
   Desglose: DetalleDesglose[];
   CuotaTotal: string;

@@ -16,6 +16,7 @@ export const ERROR_STATUS = {
   customer_address_required: 400,
   series_mismatch: 400,
   issue_date_out_of_order: 400,
+  issue_date_before_verifactu: 400,
   simplified_limit_exceeded: 400,
   payment_terms_not_applicable: 400,
   payment_exceeds_amount_remaining: 400,

@@ -93,6 +93,14 @@ export function buildInvoice(
   const today = accountToday(es, nowMs());
   const issueDate = req.issueDate ?? today;
   if (issueDate > today) throw bad("issue_date", `issue_date cannot be in the future (today is ${today}).`);
+  // AEAT refuses a record issued before 28/10/2024 (VAL §3.1.3.1, error 1152); drafts too: a date rule.
+  if (es && issueDate < "2024-10-28") {
+    throw new ApiError(
+      "issue_date_before_verifactu",
+      "A Spanish invoice's issue_date is 2024-10-28 or later: VERI*FACTU takes no earlier one.",
+      { param: "issue_date" },
+    );
+  }
   if (req.operationDate !== null && req.operationDate > issueDate) {
     throw bad("operation_date", "operation_date cannot be after issue_date.");
   }

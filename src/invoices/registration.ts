@@ -34,7 +34,11 @@ export function withRecord(
   let body: ReturnType<typeof recordBody>;
   try {
     body = recordBody(pending, {
-      corrected: corrected && { number: corrected.number, issue_date: corrected.issueDate },
+      corrected: corrected && {
+        number: corrected.number,
+        issue_date: corrected.issueDate,
+        operation_date: corrected.operationDate,
+      },
     });
   } catch (err) {
     if (!(err instanceof UnregistrableInvoice)) throw err;

@@ -60,7 +60,7 @@ function quota(row: Row, base: bigint, amount: bigint | null) {
 
 /**
  * The record's `Desglose` and `CuotaTotal` from an invoice's tax breakdown: one detail per IVA
- * row, with the recargo de equivalencia row of the same rule merged into it (regime 18). When
+ * row, with the recargo de equivalencia row of the same rule merged into it. When
  * only some of the IVA row's lines carry recargo, the row is split in two details (with and
  * without recargo) whose bases and quotas add up to the row's, so totals stay exact. IRPF is
  * withheld, not a quota of the record, and is left out.
@@ -84,9 +84,11 @@ export function desglose(rows: readonly Row[]): { details: DetalleDesglose[]; cu
     const reAmount = minor(re.amount);
     cuotaTotal += reAmount;
     const reQuota = reBase === base ? (amount ?? 0n) : percentOfMinor(reBase, parsePercent(iva.rate)!);
+    // The issuer stays in its own regime (01): ClaveRegimen 18 (L8A) is the recargo regime of
+    // the retailer it sells to, whose own invoices these are not. AEAT's validations dropped the
+    // "recargo only under 18" rule (errors 1279/1280) in v1.0.7, 26/05/2025 (VAL §15.3).
     details.push({
       ...quota(iva, reBase, reQuota),
-      ClaveRegimen: "18",
       TipoRecargoEquivalencia: aeatRate(re.rate),
       CuotaRecargoEquivalencia: aeatCents(reAmount),
     } as DetalleDesglose);

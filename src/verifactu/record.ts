@@ -15,8 +15,11 @@ import { SOFTWARE } from "./software";
 /** What the record needs beyond the invoice. */
 export interface BodyOptions {
   software?: SistemaInformatico;
-  /** For a corrective invoice: the corrected invoice's number and issue date (the invoice object holds only its id). */
-  corrected?: { number: string; issue_date: string } | null;
+  /**
+   * For a corrective invoice: the corrected invoice's number, issue date and operation date
+   * (the invoice object holds only its id).
+   */
+  corrected?: { number: string; issue_date: string; operation_date?: string | null } | null;
 }
 
 /** The chain: the previous record of the same account and environment, and when this one was generated. */
@@ -55,7 +58,9 @@ function recipient(customer: NonNullable<Invoice["customer"]>): Destinatario {
 
 function tipoFactura(invoice: Invoice): TipoFactura {
   if (invoice.type === "ordinary") return "F1";
-  if (invoice.type === "simplified") return "F2";
+  // A simplified invoice naming its recipient is an F1 (L2: "art. 6, 7.2 y 7.3 del RD
+  // 1619/2012") flagged FacturaSimplificadaArt7273; without one it is an F2.
+  if (invoice.type === "simplified") return invoice.customer ? "F1" : "F2";
   if (!invoice.corrects) throw new RangeError("a corrective invoice names the invoice it corrects");
   return invoice.corrects.reason;
 }
@@ -82,8 +87,9 @@ export function recordBody(invoice: Invoice, options: BodyOptions = {}): RecordB
   const TipoFactura = tipoFactura(invoice);
   const { details, cuotaTotal } = desglose(invoice.tax_breakdown);
   const corrective: Partial<RecordBody> = {};
+  const { corrected } = options;
+  let operation = invoice.operation_date;
   if (TipoFactura.startsWith("R")) {
-    const { corrected } = options;
     if (!corrected) throw new RangeError("a corrective record names the corrected invoice's number and date");
     corrective.TipoRectificativa = "I";
     corrective.FacturasRectificadas = [
@@ -93,13 +99,22 @@ export function recordBody(invoice: Invoice, options: BodyOptions = {}): RecordB
         FechaExpedicionFactura: aeatDate(corrected.issue_date),
       },
     ];
+    // A correction is of the corrected invoice's operation, taxed at its date's rates (build.ts
+    // taxDates): AEAT checks TipoImpositivo against FechaOperacion, else the issue date, so a
+    // correction of a temporary rate (2 %, 5 %, 7.5 %: VAL §3.1.3 item 15) is refused without it.
+    operation = corrected.operation_date || corrected.issue_date;
   }
-  const operationDate =
-    invoice.operation_date && invoice.operation_date !== invoice.issue_date
-      ? { FechaOperacion: aeatDate(invoice.operation_date) }
-      : {};
-  // Simplified invoices (F2) and their corrections (R5) carry no recipient block: AEAT's
-  // validations reject Destinatarios on them, even when the invoice names a customer.
+  const ImporteTotal = aeatAmount(invoice.total);
+  const cents = BigInt(ImporteTotal.replace(".", ""));
+  const flags: Partial<RecordBody> = {
+    ...(operation && operation !== invoice.issue_date && { FechaOperacion: aeatDate(operation) }),
+    ...(invoice.type === "simplified" && invoice.customer && { FacturaSimplificadaArt7273: "S" }),
+    // VAL error 1139: Macrodato S is required when |ImporteTotal| >= 100,000,000.00 EUR.
+    ...((cents < 0n ? -cents : cents) >= 10_000_000_000n && { Macrodato: "S" }),
+  };
+  // F2 and corrections of simplified invoices (R5) carry no recipient block: AEAT rejects
+  // Destinatarios on them (errors 1189/1190). F1 (a simplified one naming its customer too)
+  // requires it.
   const recipients =
     invoice.customer && TipoFactura !== "F2" && TipoFactura !== "R5"
       ? { Destinatarios: [recipient(invoice.customer)] }
@@ -115,12 +130,12 @@ export function recordBody(invoice: Invoice, options: BodyOptions = {}): RecordB
     NombreRazonEmisor: clip(invoice.issuer.name, 120),
     TipoFactura,
     ...corrective,
-    ...operationDate,
     DescripcionOperacion: clip(invoice.lines.map((l) => l.description.trim()).join("; "), 500),
+    ...flags,
     ...recipients,
     Desglose: details,
     CuotaTotal: aeatCents(cuotaTotal),
-    ImporteTotal: aeatAmount(invoice.total),
+    ImporteTotal,
     SistemaInformatico: options.software ?? SOFTWARE,
   };
 }

@@ -105,6 +105,8 @@ export function registroAltaXml(r: RegistroAlta): string {
       ),
     sf("FechaOperacion", r.FechaOperacion),
     sf("DescripcionOperacion", r.DescripcionOperacion),
+    sf("FacturaSimplificadaArt7273", r.FacturaSimplificadaArt7273),
+    sf("Macrodato", r.Macrodato),
     r.Destinatarios &&
       sf(
         "Destinatarios",

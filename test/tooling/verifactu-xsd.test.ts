@@ -52,7 +52,8 @@ const PREVIOUS: Pick<RegistroAlta, "IDFactura" | "Huella"> = {
   },
   Huella: "3C464DAF61ACB827C65FDA19F352A4E3BDC2C640E9E9FC4CC058073F38F12F60",
 };
-const corrected = { number: "INV-0001", issue_date: "2026-11-20" };
+// Its operation date differs from every corrective's issue date: their records carry FechaOperacion.
+const corrected = { number: "INV-0001", issue_date: "2026-11-20", operation_date: "2026-10-31" };
 
 const CASES: Record<string, InvoiceSpec> = {
   "F1 with IVA, IRPF and recargo": {
@@ -72,6 +73,26 @@ const CASES: Record<string, InvoiceSpec> = {
     number: "SIM-0001",
     customer: null,
     lines: [line("1", "9.99", iva("general"))],
+  },
+  "F1 simplified invoice with a customer (art. 7.2: FacturaSimplificadaArt7273 and Destinatarios)": {
+    type: "simplified",
+    number: "SIM-0002",
+    lines: [line("1", "9.99", iva("general"))],
+  },
+  "R4 corrective with FechaOperacion (the corrected invoice's operation date)": {
+    type: "corrective",
+    number: "COR-0003",
+    corrects: { invoice: "inv_corrected", reason: "R4" },
+    lines: [line("1", "-20", iva("reduced"))],
+  },
+  "recargo de equivalencia under ClaveRegimen 01": {
+    lines: [
+      line("1", "100", iva("general"), re("general")),
+      line("1", "50", iva("super_reduced"), re("super_reduced")),
+    ],
+  },
+  "Macrodato record (ImporteTotal of 100,000,000.00 EUR or more)": {
+    lines: [line("1", "100000000", iva("general"), re("general"))],
   },
   "R1 corrective with negative amounts": {
     type: "corrective",
@@ -100,6 +121,17 @@ const CASES: Record<string, InvoiceSpec> = {
   },
 };
 
+/** What a case is about, so the valid document is shown to hold it. */
+const HOLDS: Record<string, string> = {
+  "F1 simplified invoice with a customer (art. 7.2: FacturaSimplificadaArt7273 and Destinatarios)":
+    "<sf:TipoFactura>F1</sf:TipoFactura>",
+  "R4 corrective with FechaOperacion (the corrected invoice's operation date)":
+    "<sf:FechaOperacion>31-10-2026</sf:FechaOperacion>",
+  "recargo de equivalencia under ClaveRegimen 01":
+    "<sf:ClaveRegimen>01</sf:ClaveRegimen><sf:CalificacionOperacion>S1</sf:CalificacionOperacion><sf:TipoImpositivo>4.00",
+  "Macrodato record (ImporteTotal of 100,000,000.00 EUR or more)": "<sf:Macrodato>S</sf:Macrodato>",
+};
+
 // A newcomer's `npm test` should not need a system package: without xmllint these tests are
 // skipped with a warning. `.ci/run` sets REQUIRE_XMLLINT=1 (and installs it), so in CI a
 // missing xmllint fails instead of skipping.
@@ -125,7 +157,10 @@ describe.skipIf(!hasXmllint && !process.env.REQUIRE_XMLLINT)(
           generatedAt: GENERATED_AT,
           ...(spec.corrects ? { corrected } : {}),
         });
-        const result = validate(name.replace(/\W+/g, "-"), registrationXml(record));
+        const xml = registrationXml(record);
+        expect(xml).toContain(HOLDS[name] ?? "");
+        if (name.startsWith("F1 simplified")) expect(xml).toContain("<sf:FacturaSimplificadaArt7273>S<");
+        const result = validate(name.replace(/\W+/g, "-"), xml);
         expect(result, result.output).toEqual({ code: 0, output: expect.stringContaining("validates") });
       });
     });

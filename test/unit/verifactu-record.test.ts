@@ -53,7 +53,7 @@ describe("VERI*FACTU registration record", () => {
     expect(record.Desglose).toEqual([
       {
         Impuesto: "01",
-        ClaveRegimen: "18",
+        ClaveRegimen: "01",
         CalificacionOperacion: "S1",
         TipoImpositivo: "21.00",
         BaseImponibleOimporteNoSujeto: "100.00",
@@ -73,7 +73,7 @@ describe("VERI*FACTU registration record", () => {
     const record = await registrationRecord(invoice, first);
     expect(record.Desglose).toEqual([
       expect.objectContaining({
-        ClaveRegimen: "18",
+        ClaveRegimen: "01",
         BaseImponibleOimporteNoSujeto: "100.00",
         CuotaRepercutida: "21.00",
         CuotaRecargoEquivalencia: "5.20",
@@ -106,10 +106,77 @@ describe("VERI*FACTU registration record", () => {
     ]);
   });
 
-  it("a simplified invoice naming a customer still has no Destinatarios (AEAT rejects them on F2 and R5)", async () => {
+  it("a simplified invoice naming its customer is an art. 7.2 F1: FacturaSimplificadaArt7273 S and Destinatarios", async () => {
     const invoice = esInvoice({ type: "simplified", lines: [line("1", "10", iva("general"))] });
     const record = await registrationRecord(invoice, first);
-    expect(record).not.toHaveProperty("Destinatarios");
+    expect(record).toMatchObject({
+      TipoFactura: "F1",
+      FacturaSimplificadaArt7273: "S",
+      Destinatarios: [{ NombreRazon: "Cliente & Hijos <S.A.>", NIF: "12345678Z" }],
+    });
+    // An ordinary F1 carries no flag; an F2 neither flag nor recipient.
+    const ordinary = await registrationRecord(esInvoice({ lines: [line("1", "10", iva("general"))] }), first);
+    expect(ordinary).not.toHaveProperty("FacturaSimplificadaArt7273");
+    const anonymous = esInvoice({
+      type: "simplified",
+      customer: null,
+      lines: [line("1", "10", iva("general"))],
+    });
+    const f2 = await registrationRecord(anonymous, first);
+    expect(f2).toMatchObject({ TipoFactura: "F2" });
+    expect(f2).not.toHaveProperty("FacturaSimplificadaArt7273");
+    expect(f2).not.toHaveProperty("Destinatarios");
+  });
+
+  it("a corrective writes FechaOperacion, the corrected invoice's operation date (else its issue date), when it differs from its own issue date", async () => {
+    const invoice = esInvoice({
+      type: "corrective",
+      number: "COR-0001",
+      lines: [line("1", "-50", iva("general"))],
+      corrects: { invoice: "inv_corrected", reason: "R1" },
+    });
+    const record = (corrected: { number: string; issue_date: string; operation_date?: string | null }) =>
+      registrationRecord(invoice, { ...first, corrected });
+    const withOperation = { number: "INV-0001", issue_date: "2026-11-20", operation_date: "2026-10-31" };
+    expect((await record(withOperation)).FechaOperacion).toBe("31-10-2026");
+    const withoutOperation = { number: "INV-0001", issue_date: "2026-11-20", operation_date: null };
+    expect((await record(withoutOperation)).FechaOperacion).toBe("20-11-2026");
+    const sameDay = await record({ number: "INV-0001", issue_date: "2026-11-23", operation_date: null });
+    expect(sameDay).not.toHaveProperty("FechaOperacion");
+  });
+
+  it("recargo de equivalencia charged by a general-regime issuer is ClaveRegimen 01, never 18", async () => {
+    const invoice = esInvoice({
+      lines: [
+        line("1", "100", iva("general"), re("general")),
+        line("1", "10", iva("reduced"), re("reduced")),
+      ],
+    });
+    const record = await registrationRecord(invoice, first);
+    expect(record.Desglose.map((d) => [d.ClaveRegimen, d.TipoRecargoEquivalencia])).toEqual([
+      ["01", "5.20"],
+      ["01", "1.40"],
+    ]);
+  });
+
+  it("Macrodato is S when |ImporteTotal| is 100,000,000.00 EUR or more, and absent below", async () => {
+    const total = async (unit_price: string, rule = "exempt_art_20") =>
+      registrationRecord(
+        esInvoice({ customer: GERMAN_CUSTOMER, lines: [line("1", unit_price, iva(rule))] }),
+        first,
+      );
+    const exact = await total("100000000");
+    expect(exact).toMatchObject({ ImporteTotal: "100000000.00", Macrodato: "S" });
+    expect(await total("99999999.99")).not.toHaveProperty("Macrodato");
+    const negative = await registrationRecord(
+      esInvoice({
+        type: "corrective",
+        lines: [line("1", "-100000000", iva("general"))],
+        corrects: { invoice: "inv_corrected", reason: "R4" },
+      }),
+      { ...first, corrected: { number: "INV-0001", issue_date: "2026-11-23" } },
+    );
+    expect(negative).toMatchObject({ ImporteTotal: "-121000000.00", Macrodato: "S" });
   });
 
   it("a corrective invoice is R1–R5 by its reason, by differences (I), naming the corrected invoice", async () => {

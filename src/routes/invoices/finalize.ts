@@ -17,6 +17,7 @@ export const finalizeInvoiceRoute = route({
       "customer_address_required",
       "series_mismatch",
       "issue_date_out_of_order",
+      "issue_date_before_verifactu",
       "simplified_limit_exceeded",
       "payment_terms_not_applicable",
     ],

@@ -238,53 +238,60 @@ describe("The corrective's customer is the corrected invoice's", () => {
 });
 
 describe("A corrective resolves every tax on the dates the corrected invoice used", () => {
-  it("correcting an invoice of 2012-09-01 (operation 2012-08-31) today keeps IVA 18 % and IRPF 21 %", async () => {
+  // An es issue_date is never before 2024-10-28 (issue_date_before_verifactu): an old IVA
+  // version is reached through the corrected invoice's operation_date.
+  it("correcting an invoice whose operation was on 2012-08-31 keeps IVA 18 %", async () => {
     const { api, customer } = await esIssuer();
     const original = await issue(api, {
       customer: customer.id,
-      issue_date: "2012-09-01",
+      issue_date: "2024-10-28",
       operation_date: "2012-08-31",
       lines: [workedLine],
     });
     expect(original.tax_breakdown.map((r) => [r.tax, r.rate])).toEqual([
       ["iva", "18%"],
-      ["irpf", "21%"],
+      ["irpf", "15%"],
     ]);
     const corrective = await issue(api, {
       type: "corrective",
       corrects: { invoice: original.id, reason: "R1" },
       lines: [refundLine],
     });
-    // Today IVA general is 21 % and IRPF professional 15 %: the corrective applies neither.
+    // Today IVA general is 21 %: the corrective does not apply it.
     expect(corrective.tax_breakdown.map((r) => [r.tax, r.rate, r.base, r.amount])).toEqual([
       ["iva", "18%", "-100.00", "-18.00"],
-      ["irpf", "21%", "-100.00", "-21.00"],
+      ["irpf", "15%", "-100.00", "-15.00"],
     ]);
-    expect([corrective.total, corrective.amount_payable]).toEqual(["-118.00", "-97.00"]);
-    expect(corrective.issue_date).not.toMatch(/^2012-/);
+    expect([corrective.total, corrective.amount_payable]).toEqual(["-118.00", "-103.00"]);
+    expect(corrective.issue_date).not.toBe("2024-10-28");
   });
 
-  it("correcting an invoice of 2012-08-31 keeps IVA general 18 %", async () => {
+  it("correcting an invoice of 2024-12-31 at a temporary rate keeps it after the rate ended", async () => {
     const { api, customer } = await esIssuer();
+    const food = (price: string) => ({
+      ...ivaLine(price),
+      taxes: [{ tax: "iva", rule: "food_basic_temporary" }],
+    });
     const original = await issue(api, {
       customer: customer.id,
-      issue_date: "2012-08-31",
-      lines: [ivaLine()],
+      issue_date: "2024-12-31",
+      lines: [food("100")],
     });
     const corrective = await issue(api, {
       type: "corrective",
       corrects: { invoice: original.id, reason: "R1" },
-      lines: [ivaLine("-100")],
+      lines: [food("-100")],
     });
-    expect(corrective.tax_breakdown.map((r) => [r.rate, r.amount])).toEqual([["18%", "-18.00"]]);
+    expect(corrective.tax_breakdown.map((r) => [r.rate, r.amount])).toEqual([["2%", "-2.00"]]);
   });
 
   it("a rule not in force on the corrected invoice's dates is 400 on its .rule, even if in force today", async () => {
     const { api, customer } = await esIssuer();
-    // irpf/capital starts on 2015-01-01.
+    // recargo/general starts on 2010-07-01 in the catalog; the operation was in 2009.
     const original = await issue(api, {
       customer: customer.id,
-      issue_date: "2014-06-30",
+      issue_date: "2024-10-28",
+      operation_date: "2009-06-30",
       lines: [ivaLine()],
     });
     const res = await api.post("/v1/invoices", {
@@ -295,7 +302,7 @@ describe("A corrective resolves every tax on the dates the corrected invoice use
           ...ivaLine("-10"),
           taxes: [
             { tax: "iva", rule: "general" },
-            { tax: "irpf", rule: "capital" },
+            { tax: "recargo_equivalencia", rule: "general" },
           ],
         },
       ],

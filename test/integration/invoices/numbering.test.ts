@@ -313,7 +313,7 @@ describe("Within one counter issue_date never goes backwards: 400 issue_date_out
 
   it("the default issue_date (today) after a back-dated invoice is in order", async () => {
     const { api, customer } = await esIssuer();
-    await issue(api, { customer: customer.id, issue_date: "2012-08-31", lines: [ivaLine()] });
+    await issue(api, { customer: customer.id, issue_date: "2024-10-28", lines: [ivaLine()] });
     const today = await issue(api, { customer: customer.id, lines: [ivaLine()] });
     expect(today.number).toBe("INV-0002");
   });

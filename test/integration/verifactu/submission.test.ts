@@ -85,14 +85,14 @@ describe("Test mode's sandbox answers as compliance.md says, and each outcome ar
     expect(event.body.data.object).toEqual(invoice);
   });
 
-  it("a simplified invoice carries no recipient block, so its customer 99999999R is not checked: accepted", async () => {
+  it("a simplified invoice with a customer is an F1 naming it (art. 7.2), so its customer 99999999R is checked: accepted with errors", async () => {
     const { api, chain } = await esAccount();
     const customer = await customerWithAddress(api, {
       tax_id: { country: "ES", type: "es_nif", value: "99999999R" },
     });
     const issued = await issue(api, { type: "simplified", customer: customer.id, lines: [ivaLine()] });
     await runSubmissions(chain);
-    expect((await retrieve(api, issued.id)).verifactu?.status).toBe("accepted");
+    expect((await retrieve(api, issued.id)).verifactu?.status).toBe("accepted_with_errors");
   });
 });
 
