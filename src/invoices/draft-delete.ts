@@ -3,7 +3,7 @@ import type { Caller } from "../contracts/caller";
 import { invoices } from "../db/schema";
 import { ownedBy } from "../db/scope";
 import { type Writer, writeWithEvents } from "../events/write";
-import { draftOf, findInvoice } from "./find";
+import { findDraft } from "./find";
 import { serializeInvoice } from "./serialize";
 
 /**
@@ -12,7 +12,7 @@ import { serializeInvoice } from "./serialize";
  */
 export async function deleteDraft(w: Writer, caller: Caller, id: string): Promise<void> {
   const { db } = w;
-  const current = draftOf(await findInvoice(db, caller, id), id);
+  const current = await findDraft(db, caller, id);
   const isDraft = and(eq(invoices.id, id), eq(invoices.status, "draft"));
   const { results } = await writeWithEvents(
     w,
@@ -28,5 +28,5 @@ export async function deleteDraft(w: Writer, caller: Caller, id: string): Promis
       whileExists: [invoices, invoices.id, eq(invoices.status, "draft")],
     },
   );
-  if (results.deleted.length === 0) draftOf(await findInvoice(db, caller, id).catch(() => undefined), id);
+  if (results.deleted.length === 0) await findDraft(db, caller, id);
 }

@@ -4,7 +4,7 @@ import { invoices } from "../db/schema";
 import { ownedBy } from "../db/scope";
 import { type Writer, writeWithEvents } from "../events/write";
 import { type DraftRequest, previewDraft } from "./draft";
-import { draftOf, findInvoice } from "./find";
+import { findDraft } from "./find";
 import type { Invoice, UpdateInvoiceBody } from "./schemas";
 
 /** The draft's request after `patch`: given fields replace, `null` removes (the default applies). */
@@ -28,7 +28,7 @@ export async function updateDraft(
   patch: UpdateInvoiceBody,
 ): Promise<Invoice> {
   const { db } = w;
-  const current = draftOf(await findInvoice(db, caller, id), id);
+  const current = await findDraft(db, caller, id);
   const request = merged(current.draftRequest as DraftRequest, patch);
   const { row, draft } = await previewDraft(db, caller, id, request);
   // A draft keeps its id and its creation time; everything else is the new preview.
@@ -44,6 +44,6 @@ export async function updateDraft(
       whileExists: [invoices, invoices.id, eq(invoices.status, "draft")],
     },
   );
-  if (results.updated.length === 0) draftOf(await findInvoice(db, caller, id).catch(() => undefined), id);
+  if (results.updated.length === 0) await findDraft(db, caller, id);
   return shown;
 }

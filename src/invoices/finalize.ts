@@ -1,7 +1,7 @@
 import type { Caller } from "../contracts/caller";
 import type { Writer } from "../events/write";
 import type { DraftRequest } from "./draft";
-import { draftOf, findInvoice } from "./find";
+import { findDraft } from "./find";
 import { issueInvoice } from "./issue";
 import type { Invoice } from "./schemas";
 
@@ -12,6 +12,6 @@ import type { Invoice } from "./schemas";
  * record, the PDF). A refused finalize writes nothing: the draft stays as it was.
  */
 export async function finalizeDraft(w: Writer, caller: Caller, id: string): Promise<Invoice> {
-  const draft = draftOf(await findInvoice(w.db, caller, id), id);
+  const draft = await findDraft(w.db, caller, id);
   return issueInvoice(w, caller, draft.draftRequest as DraftRequest, id);
 }

@@ -34,16 +34,14 @@ export async function findInvoice(db: Database, caller: Caller, id: string, with
 }
 
 /** 409 `invoice_not_draft`: only a draft can be edited, deleted or finalized. */
-function notADraft(row: Pick<InvoiceRow, "id" | "status">): ApiError {
-  return new ApiError(
-    "invoice_not_draft",
-    `Invoice ${row.id} is ${row.status}, not a draft: only drafts can be edited, deleted or finalized.`,
-  );
-}
-
-/** Invoice `id` when it is a draft of the caller's; else 404, or 409 `invoice_not_draft`. */
-export function draftOf<R extends Pick<InvoiceRow, "id" | "status">>(row: R | undefined, id: string): R {
-  if (!row) throw notFound("invoice", id);
-  if (row.status !== "draft") throw notADraft(row);
+/** The caller's draft `id`: 404 when there is no such invoice, 409 `invoice_not_draft` when it is issued or void. */
+export async function findDraft(db: Database, caller: Caller, id: string): Promise<ServedInvoiceRow> {
+  const row = await findInvoice(db, caller, id);
+  if (row.status !== "draft") {
+    throw new ApiError(
+      "invoice_not_draft",
+      `Invoice ${row.id} is ${row.status}, not a draft: only drafts can be edited, deleted or finalized.`,
+    );
+  }
   return row;
 }

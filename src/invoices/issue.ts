@@ -12,7 +12,7 @@ import { newId } from "../lib/ids";
 import { requestSubmission } from "../verifactu/dispatch";
 import { buildInvoice, type IssueRequest } from "./build";
 import { loadContextFor } from "./context";
-import { draftOf, findInvoice } from "./find";
+import { findDraft } from "./find";
 import { DEFAULT_SERIES } from "./numbering";
 import { requestPdf } from "./pdf/dispatch";
 import { issuedPaths, pendingCopy, withRecord } from "./registration";
@@ -176,7 +176,7 @@ export async function issueInvoice(
     } catch (err) {
       // The draft was finalized or deleted since it was read: the read again answers.
       if (replacing && isNotNullViolation(err, "accounts.name")) {
-        draftOf(await findInvoice(db, caller, replacing).catch(() => undefined), replacing);
+        await findDraft(db, caller, replacing);
         throw err;
       }
       if (!lostRace(err)) throw err;

@@ -8,13 +8,14 @@ import { type Page, paginate } from "../http/pagination";
 import { nowMs } from "../lib/clock";
 import { accountToday } from "../lib/dates";
 import { SERVED_COLUMNS } from "./find";
+import { OWED } from "./owed";
 import type { listInvoicesQuery } from "./schemas";
 
 /**
  * Issued and still owed with a due date: written as the partial index `invoices_owed_list_idx`
  * states it, so SQLite can use that index for `overdue=true`.
  */
-const OWED = sql`${invoices.status} = 'issued' AND ${invoices.paymentStatus} IN ('unpaid', 'partially_paid') AND ${invoices.dueDate} IS NOT NULL`;
+const OWED_WITH_DUE_DATE = sql`${OWED} AND ${invoices.dueDate} IS NOT NULL`;
 
 /**
  * `overdue` as `isOverdue` (serialize.ts) decides it, in SQL: owed and due before the caller's
@@ -24,7 +25,7 @@ const OWED = sql`${invoices.status} = 'issued' AND ${invoices.paymentStatus} IN 
 function overdueFilter(caller: Caller, overdue: boolean | undefined): SQL | undefined {
   if (overdue === undefined) return undefined;
   const today = accountToday(caller.taxRegime === "es", nowMs());
-  const isOverdue = sql`(${OWED} AND ${invoices.dueDate} < ${today})`;
+  const isOverdue = sql`(${OWED_WITH_DUE_DATE} AND ${invoices.dueDate} < ${today})`;
   return overdue ? isOverdue : not(isOverdue);
 }
 

@@ -8,6 +8,7 @@ import { connectionSlots } from "../lib/connections";
 import { accountToday } from "../lib/dates";
 import { logError } from "../lib/log";
 import { SERVED_COLUMNS } from "./find";
+import { OWED } from "./owed";
 import { serializeInvoice } from "./serialize";
 
 /** Invoices a chunk takes, earliest due date first. */
@@ -23,7 +24,7 @@ const CHUNKS_PER_RUN = 2;
  * Issued, still owed, with a due date, and not announced yet: written as the partial index
  * `invoices_overdue_job_idx` states it (literal values), so SQLite reads only such invoices.
  */
-const UNANNOUNCED = sql`${invoices.status} = 'issued' AND ${invoices.paymentStatus} IN ('unpaid', 'partially_paid') AND ${invoices.overdueAt} IS NULL AND ${invoices.dueDate} IS NOT NULL`;
+const UNANNOUNCED = sql`${OWED} AND ${invoices.overdueAt} IS NULL AND ${invoices.dueDate} IS NOT NULL`;
 
 /**
  * The cron's overdue chore: records `invoice.overdue` once per invoice, the first time it is

@@ -78,3 +78,25 @@ export function upperCaseCode(valid: (upper: string) => boolean, message: string
     return z.NEVER;
   });
 }
+
+/**
+ * A string of at most `max` characters that `check` normalises (the value kept) or refuses
+ * (its message, as a 400 on the field).
+ *
+ * @example
+ * const iban = checkedString(64, checkIban); // "es91 2100 …" → "ES9121000418450200051332"
+ */
+export function checkedString(
+  max: number,
+  check: (raw: string) => { ok: true; value: string } | { ok: false; message: string },
+) {
+  return z
+    .string()
+    .max(max, `must be at most ${max} characters`)
+    .transform((raw, ctx) => {
+      const result = check(raw);
+      if (result.ok) return result.value;
+      ctx.addIssue({ code: "custom", message: result.message });
+      return z.NEVER;
+    });
+}

@@ -3,42 +3,24 @@ import { PAYMENT_INSTRUCTION_TYPES } from "../constants";
 import { listParams } from "../http/pagination";
 import { timestamp } from "../http/schemas";
 import { checkBic } from "../lib/bic";
-import { text } from "../lib/fields";
+import { checkedString, text } from "../lib/fields";
 import { checkIban } from "../lib/iban";
 
 /** Whitespace removed, uppercased, registry length and check digits (ES also its DC digits). */
-const iban = /* @__PURE__ */ z
-  .string()
-  .max(64, "must be at most 64 characters")
-  .transform((raw, ctx) => {
-    const result = checkIban(raw);
-    if (result.ok) return result.value;
-    ctx.addIssue({ code: "custom", message: result.message });
-    return z.NEVER;
-  })
-  .meta(
-    globalThis.OMIT_API_DOCS
-      ? {}
-      : {
-          description: "IBAN; spaces allowed, case-insensitive, registry length and check digits verified.",
-        },
-  );
+const iban = /* @__PURE__ */ checkedString(64, checkIban).meta(
+  globalThis.OMIT_API_DOCS
+    ? {}
+    : {
+        description: "IBAN; spaces allowed, case-insensitive, registry length and check digits verified.",
+      },
+);
 
 /** Whitespace removed, uppercased, ISO 9362 (8 or 11 characters). */
-const bic = /* @__PURE__ */ z
-  .string()
-  .max(32, "must be at most 32 characters")
-  .transform((raw, ctx) => {
-    const result = checkBic(raw);
-    if (result.ok) return result.value;
-    ctx.addIssue({ code: "custom", message: result.message });
-    return z.NEVER;
-  })
-  .meta(
-    globalThis.OMIT_API_DOCS
-      ? {}
-      : { description: "BIC (ISO 9362), 8 or 11 characters; spaces allowed, case-insensitive." },
-  );
+const bic = /* @__PURE__ */ checkedString(32, checkBic).meta(
+  globalThis.OMIT_API_DOCS
+    ? {}
+    : { description: "BIC (ISO 9362), 8 or 11 characters; spaces allowed, case-insensitive." },
+);
 
 export const createPaymentInstructionBody = /* @__PURE__ */ z
   .object({

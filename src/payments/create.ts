@@ -14,6 +14,7 @@ import type { Writer } from "../events/write";
 import { writeWithEvents } from "../events/write";
 import { ApiError, notFound } from "../http/errors";
 import { findInvoice, SERVED_COLUMNS } from "../invoices/find";
+import { OWED, paymentStatusFor } from "../invoices/owed";
 import { serializeInvoice } from "../invoices/serialize";
 import { nowIso, nowMs } from "../lib/clock";
 import { currencyExponent } from "../lib/currencies";
@@ -31,7 +32,7 @@ const invalid = (param: string, message: string) => new ApiError("parameter_inva
  * `amount_paid + amount` within `amount_payable`.
  */
 const takes = (amount: number) =>
-  sql`${invoices.status} = 'issued' AND ${invoices.paymentStatus} IN ('unpaid', 'partially_paid') AND ${invoices.amountPaid} + ${amount} <= ${invoices.amountPayable}`;
+  sql`${OWED} AND ${invoices.amountPaid} + ${amount} <= ${invoices.amountPayable}`;
 
 /**
  * 201. The payment's INSERT reads the invoice it is for (`takes`), and the invoice's UPDATE
@@ -109,7 +110,7 @@ export async function createPayment(
           .set({
             // NULL, which the column refuses, when the INSERT did not happen: the batch aborts.
             amountPaid: sql`CASE WHEN EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.id} = ${row.id}) THEN ${i.amountPaid} + ${amount} END`,
-            paymentStatus: sql`CASE WHEN ${i.amountPaid} + ${amount} = ${i.amountPayable} THEN 'paid' ELSE 'partially_paid' END`,
+            paymentStatus: paymentStatusFor(sql`${i.amountPaid} + ${amount}`),
             paidOn: sql`CASE WHEN ${i.amountPaid} + ${amount} = ${i.amountPayable} THEN ${paidOn} ELSE ${i.paidOn} END`,
           })
           .where(eq(i.id, invoiceId)),

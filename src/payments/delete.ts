@@ -6,6 +6,7 @@ import { ownedBy } from "../db/scope";
 import type { Writer } from "../events/write";
 import { writeWithEvents } from "../events/write";
 import { notFound } from "../http/errors";
+import { paymentStatusFor } from "../invoices/owed";
 import { findPayment } from "./find";
 import type { deletedPaymentObject } from "./schemas";
 import { serializePayment } from "./serialize";
@@ -36,7 +37,7 @@ export async function deletePayment(
         .update(i)
         .set({
           amountPaid: paid,
-          paymentStatus: sql`CASE WHEN ${paid} = 0 THEN 'unpaid' WHEN ${paid} < ${i.amountPayable} THEN 'partially_paid' ELSE 'paid' END`,
+          paymentStatus: paymentStatusFor(paid),
           // Still paid only if no payment went: the payment that made it paid is then still there.
           paidOn: sql`CASE WHEN ${paid} = ${i.amountPayable} THEN ${i.paidOn} END`,
         })
