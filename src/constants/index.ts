@@ -47,6 +47,8 @@ export type InvoiceNumbering = (typeof INVOICE_NUMBERINGS)[number];
 /** A VERI*FACTU record's state at the registry: `pending` until its answer (compliance.md). */
 export const VERIFACTU_STATUSES = ["pending", "accepted", "accepted_with_errors", "rejected"] as const;
 export type VerifactuStatus = (typeof VERIFACTU_STATUSES)[number];
+export const VERIFACTU_RECORD_KINDS = ["registration", "subsanacion", "cancellation"] as const;
+export const REPRESENTATION_TYPES = ["own_certificate", "apoderamiento", "colaboracion_social"] as const;
 export const CORRECTION_REASONS = ["R1", "R2", "R3", "R4", "R5"] as const;
 export type CorrectionReason = (typeof CORRECTION_REASONS)[number];
 

@@ -63,6 +63,13 @@ export interface RegistroAlta {
   IDVersion: "1.0";
   IDFactura: IdFactura;
   NombreRazonEmisor: string;
+  /** `S`: a subsanación, a new record of an invoice already recorded (verifactu-facts.md §9). */
+  Subsanacion?: "S";
+  /**
+   * With `Subsanacion`: `X` when AEAT holds no record of the invoice (every earlier one was
+   * rejected), `S` when it holds one and the latest subsanación was rejected.
+   */
+  RechazoPrevio?: "X" | "S";
   TipoFactura: TipoFactura;
   /** `I`: a corrective invoice by differences, the only kind this service issues. */
   TipoRectificativa?: "I";
@@ -86,11 +93,73 @@ export interface RegistroAlta {
   Huella: string;
 }
 
+/** A cancellation record (`RegistroAnulacion`): which invoice, and the chain. */
+export interface RegistroAnulacion {
+  IDVersion: "1.0";
+  IDFactura: {
+    IDEmisorFacturaAnulada: string;
+    NumSerieFacturaAnulada: string;
+    FechaExpedicionFacturaAnulada: string;
+  };
+  /** `S`: AEAT holds no registration of the invoice (none was accepted). Set when it is sent. */
+  SinRegistroPrevio?: "S";
+  Encadenamiento: Encadenamiento;
+  SistemaInformatico: SistemaInformatico;
+  FechaHoraHusoGenRegistro: string;
+  TipoHuella: "01";
+  Huella: string;
+}
+
+type Unsealed<R> = Omit<R, "Encadenamiento" | "FechaHoraHusoGenRegistro" | "TipoHuella" | "Huella">;
 /** A record before it joins the chain: everything but the link, the generation time and the hash. */
-export type RecordBody = Omit<
-  RegistroAlta,
-  "Encadenamiento" | "FechaHoraHusoGenRegistro" | "TipoHuella" | "Huella"
->;
+export type RecordBody = Unsealed<RegistroAlta>;
+export type AnulacionBody = Unsealed<RegistroAnulacion>;
+/** A sealed record of either kind. */
+export type ChainRecord = RegistroAlta | RegistroAnulacion;
+/** A `verifactu_records` row's record: as generated, then as sealed and sent. */
+export type StoredRecord = RecordBody | AnulacionBody | ChainRecord;
+
+export const isAnulacion = (r: StoredRecord): r is AnulacionBody | RegistroAnulacion =>
+  "IDEmisorFacturaAnulada" in r.IDFactura;
+
+/** The issuer, number and date of any record, as its chain's next record names it. */
+export function recordId(r: StoredRecord): IdFactura {
+  if (!isAnulacion(r)) return r.IDFactura;
+  const id = r.IDFactura;
+  return {
+    IDEmisorFactura: id.IDEmisorFacturaAnulada,
+    NumSerieFactura: id.NumSerieFacturaAnulada,
+    FechaExpedicionFactura: id.FechaExpedicionFacturaAnulada,
+  };
+}
+
+/**
+ * One record as the invoice shows it (`verifactu.records`), kept on the invoice row. Times are
+ * ISO 8601 UTC; `registered_at` is AEAT's presentation time as it gave it.
+ */
+export interface RecordSummary {
+  id: string;
+  kind: "registration" | "subsanacion" | "cancellation";
+  status: "pending" | "accepted" | "accepted_with_errors" | "rejected";
+  hash: string | null;
+  previous_hash: string | null;
+  generated_at: string;
+  submitted_at: string | null;
+  csv: string | null;
+  registered_at: string | null;
+  errors: RegistrationError[];
+}
 
 /** One of the registry's errors on a record: its code and text, as AEAT gave them. */
 export type RegistrationError = { code: string; message: string };
+
+/**
+ * How the deployment's certificate files for an account (verifactu-system.md §4): the account
+ * is the operator itself, has registered the operator as its representative (apoderamiento),
+ * or the operator files as a colaborador social.
+ */
+export interface Representation {
+  type: "own_certificate" | "apoderamiento" | "colaboracion_social";
+  granted_on: string;
+  reference: string;
+}

@@ -14,6 +14,7 @@ export const ID_PREFIX = {
   balanceTransaction: "btx",
   deliveryAttempt: "dla",
   request: "req",
+  verifactuRecord: "vfr",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -1,4 +1,5 @@
 import { integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { Representation } from "../../contracts/verifactu-record";
 import { SIMPLIFIED_BASES, TAX_ID_TYPES, TAX_REGIME_IDS, VERIFICATION_STATUSES } from "../../constants";
 
 export const accounts = sqliteTable(
@@ -56,11 +57,18 @@ export const accountEnvironments = sqliteTable(
     /** The AEAT authorisation (or art. 4.2 note) behind a 3,000 EUR limit. */
     simplifiedReference: text("simplified_reference"),
     /**
-     * VERI*FACTU submissions of this environment's chain: no request before this instant (epoch
-     * ms). Claimed by a consumer for the duration of a request (one sender per chain), then set
-     * to AEAT's `TiempoEsperaEnvio` after its answer (flow control).
+     * VERI*FACTU flow control: no request before this instant (epoch ms), AEAT's
+     * `TiempoEsperaEnvio` after its last answer, unless 1,000 records wait (src/verifactu/submit.ts).
      */
     verifactuNotBefore: integer("verifactu_not_before"),
+    /** One sender per environment: claimed by a consumer for the length of a request (epoch ms). */
+    verifactuLeaseUntil: integer("verifactu_lease_until"),
+    /** Since when (epoch ms) sending this environment's records fails: an open incident; null when none. */
+    verifactuIncidentSince: integer("verifactu_incident_since"),
+    /** When AEAT (or the sandbox) last accepted one of its records (epoch ms). */
+    verifactuLastAcceptedAt: integer("verifactu_last_accepted_at"),
+    /** How the deployment's certificate may file for this account (verifactu-system.md §4); null: not declared. */
+    verifactuRepresentation: text("verifactu_representation", { mode: "json" }).$type<Representation>(),
     updatedAt: text("updated_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.live] })],

@@ -7,3 +7,4 @@ export * from "./invoices";
 export * from "./payment-instructions";
 export * from "./payments";
 export * from "./tax-ids";
+export * from "./verifactu-records";

@@ -17,7 +17,7 @@ import {
   type TaxTreatment,
   VERIFACTU_STATUSES,
 } from "../../constants";
-import type { RecordBody, RegistrationError, RegistroAlta } from "../../contracts/verifactu-record";
+import type { RecordSummary } from "../../contracts/verifactu-record";
 import { accounts } from "./accounts";
 import { customers } from "./customers";
 
@@ -41,7 +41,6 @@ export type AppliedTax = {
   authority_code: string | null;
 };
 
-type StoredRecord = RecordBody | RegistroAlta;
 
 /** The JSON snapshots of an invoice row; amounts are integer minor units. */
 export type StoredIssuer = { name: string; tax_id: SnapshotTaxId | null; address: Address | null };
@@ -125,18 +124,12 @@ export const invoices = sqliteTable(
     correctedBy: text("corrected_by", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
     notes: text("notes"),
     createdAt: text("created_at").notNull(),
-    // VERI*FACTU (`es` accounts; all null on `global`). The record's place in its account and
-    // environment's chain and its generation time are taken by the INSERT; the hash is filled
-    // in chain order right after (src/verifactu/seal.ts), since SQLite cannot hash.
-    verifactuSeq: integer("verifactu_seq"),
-    /** Epoch ms, never before the previous record's. */
-    verifactuGeneratedAt: integer("verifactu_generated_at"),
-    /** The RegistroAlta: without link, time and hash until sealed; whole (as sent) after. */
-    verifactuRecord: text("verifactu_record", { mode: "json" }).$type<StoredRecord>(),
-    verifactuHash: text("verifactu_hash"),
-    verifactuPreviousHash: text("verifactu_previous_hash"),
+    // VERI*FACTU (`es` accounts; null on `global`). The records themselves are rows of
+    // `verifactu_records`; the invoice keeps their summary, oldest first, written in the same
+    // batches, so that serving an invoice reads one row.
+    /** The latest registration's or subsanación's status. */
     verifactuStatus: text("verifactu_status", { enum: VERIFACTU_STATUSES }),
-    verifactuErrors: text("verifactu_errors", { mode: "json" }).$type<RegistrationError[]>(),
+    verifactuRecords: text("verifactu_records", { mode: "json" }).$type<RecordSummary[]>(),
     // The lifecycle (lifecycle.md). `payment_status` and `due_date` are kept as columns, not
     // computed, so the list filters and the overdue job read them through indexes.
     status: text("status", { enum: INVOICE_STATUSES }).notNull().default("issued"),
@@ -196,14 +189,6 @@ export const invoices = sqliteTable(
       .where(
         sql`${t.status} = 'issued' AND ${t.paymentStatus} IN ('unpaid', 'partially_paid') AND ${t.overdueAt} IS NULL AND ${t.dueDate} IS NOT NULL`,
       ),
-    // One record per place in the chain: two concurrent issues can never fork it.
-    uniqueIndex("invoices_verifactu_chain_idx")
-      .on(t.accountId, t.live, t.verifactuSeq)
-      .where(sql`${t.verifactuSeq} IS NOT NULL`),
-    // What the submission consumer and the sweep look for: pending records, in chain order.
-    index("invoices_verifactu_pending_idx")
-      .on(t.accountId, t.live, t.verifactuSeq)
-      .where(sql`${t.verifactuStatus} = 'pending'`),
     // The PDF sweep: invoices whose PDF is not stored yet and not swept yet, oldest first. A
     // draft's PDF is never stored (it is rendered on demand, marked).
     index("invoices_pdf_pending_idx")
@@ -213,8 +198,8 @@ export const invoices = sqliteTable(
 );
 
 export type InvoiceRow = typeof invoices.$inferSelect;
-/** An invoice as it is served (JSON, PDF): every column but its registration record's JSON. */
-export type ServedInvoiceRow = Omit<InvoiceRow, "verifactuRecord">;
+/** An invoice as it is served (JSON, PDF). */
+export type ServedInvoiceRow = InvoiceRow;
 
 /**
  * Stored responses of POSTs sent with `Idempotency-Key`, per account, environment and key,
