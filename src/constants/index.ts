@@ -95,6 +95,10 @@ export const EVENT_TYPES = [
   "invoice.verifactu_registration.accepted",
   "invoice.verifactu_registration.accepted_with_errors",
   "invoice.verifactu_registration.rejected",
+  "invoice.verifactu_cancellation.accepted",
+  "invoice.verifactu_cancellation.rejected",
+  "verifactu.incident.opened",
+  "verifactu.incident.closed",
   "invoice.pdf.generated",
   "payment.created",
   "payment.deleted",
@@ -116,5 +120,6 @@ export const RELATED_OBJECT_PATHS = {
   payment: "/v1/payments",
   balance_transaction: "/v1/balance-transactions",
   event_destination: "/v1/event-destinations",
+  account: "/v1/account",
 } as const;
 export type RelatedObjectType = keyof typeof RELATED_OBJECT_PATHS;

@@ -35,7 +35,9 @@ export type EventSpec = {
   id?: string;
   type: EventType;
   /** The related object as the API shows it now: the event's immutable `data.object`. */
-  object: { id: string; object: RelatedObjectType };
+  object: { id: string; object: RelatedObjectType } | { object: "verifactu_status" };
+  /** The related object when `object` is another (a status of the account). */
+  related?: { id: string; object: RelatedObjectType };
   /**
    * Records the event only if this row (`table`, its id column) exists at that point of the
    * transaction: an update or delete that lost a race with a concurrent delete records nothing.
@@ -113,15 +115,18 @@ export async function writeWithEvents<S extends Statements>(
   };
 }
 
+const relatedOf = (spec: EventSpec) => spec.related ?? (spec.object as { id: string; object: RelatedObjectType });
+
 function eventRow(scope: Scope, spec: EventSpec): EventRow {
+  const related = relatedOf(spec);
   return {
     id: spec.id ?? newId("event"),
     accountId: scope.accountId,
     live: scope.live,
     type: spec.type,
     data: JSON.stringify(spec.object),
-    relatedObjectId: spec.object.id,
-    relatedObjectType: spec.object.object,
+    relatedObjectId: related.id,
+    relatedObjectType: related.object,
     createdAt: nowIso(),
     dispatchedAt: null,
     sweptAt: null,
@@ -162,7 +167,7 @@ function eventInsert(db: Database, row: EventRow, spec: EventSpec) {
       db
         .select(fields)
         .from(table)
-        .where(and(eq(idColumn, spec.object.id), state)),
+        .where(and(eq(idColumn, relatedOf(spec).id), state)),
     )
     .returning(returning);
 }

@@ -35,16 +35,13 @@ export type IssueRequest = {
   notes: string | null;
 };
 
-/** Columns of an invoice that its INSERT computes: the number (numbering.ts), the record's chain place (verifactu/chain.ts). */
-type Computed = "counter" | "number" | "verifactuSeq" | "verifactuGeneratedAt" | "verifactuRecord";
+/** Columns of an invoice that its INSERT computes: the number (numbering.ts). */
+type Computed = "counter" | "number";
 
 /** The invoice to insert. */
 export type InvoiceInsert = Omit<InvoiceRow, Computed> & {
   counter: SQL<number>;
   number: SQL<string>;
-  verifactuSeq: SQL<number> | null;
-  verifactuGeneratedAt: SQL<number> | null;
-  verifactuRecord: SQL<string> | null;
 };
 
 const bad = (param: string, message: string) => new ApiError("parameter_invalid", message, { param });
@@ -190,13 +187,8 @@ export function buildInvoice(
     notes: req.notes,
     createdAt: nowIso(),
     // An `es` invoice's registration record is added by `withRecord` (registration.ts).
-    verifactuSeq: null,
-    verifactuGeneratedAt: null,
-    verifactuRecord: null,
-    verifactuHash: null,
-    verifactuPreviousHash: null,
     verifactuStatus: null,
-    verifactuErrors: null,
+    verifactuRecords: null,
     pdfGeneratedAt: null,
     pdfSweptAt: null,
     status: mode.draft ? "draft" : "issued",

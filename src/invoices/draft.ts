@@ -27,8 +27,6 @@ export async function previewDraft(
     ...row,
     counter: 0,
     number: "",
-    verifactuSeq: null,
-    verifactuGeneratedAt: null,
   });
   refuseOversized(draft);
   return { row, draft };

@@ -1,29 +1,19 @@
 import { and, eq, getTableColumns } from "drizzle-orm";
 import type { Caller } from "../contracts/caller";
 import { counted, type Database } from "../db/client";
-import { type InvoiceRow, invoices, type ServedInvoiceRow } from "../db/schema";
+import { invoices, type ServedInvoiceRow } from "../db/schema";
 import { ownedBy } from "../db/scope";
 import { ApiError, notFound } from "../http/errors";
 
-/**
- * The columns of a `ServedInvoiceRow`. The record (about 0.8 KB of JSON per `es` invoice) is read
- * only where it is served (its XML) or sent, not with every retrieve and list page.
- */
-export const SERVED_COLUMNS = (({ verifactuRecord: _, ...served }) => served)(getTableColumns(invoices));
+/** The columns of a `ServedInvoiceRow`: every column (the records themselves are in `verifactu_records`). */
+export const SERVED_COLUMNS = getTableColumns(invoices);
 
 /** The caller's invoice `id`, or a 404 (other accounts and environments do not exist). */
-export async function findInvoice(db: Database, caller: Caller, id: string): Promise<ServedInvoiceRow>;
-export async function findInvoice(
-  db: Database,
-  caller: Caller,
-  id: string,
-  withRecord: true,
-): Promise<InvoiceRow>;
-export async function findInvoice(db: Database, caller: Caller, id: string, withRecord = false) {
+export async function findInvoice(db: Database, caller: Caller, id: string): Promise<ServedInvoiceRow> {
   const rows = await counted(
     db,
     db
-      .select(withRecord ? getTableColumns(invoices) : SERVED_COLUMNS)
+      .select(SERVED_COLUMNS)
       .from(invoices)
       .where(and(eq(invoices.id, id), ownedBy(invoices, caller)))
       .limit(1),

@@ -4,15 +4,16 @@ import { config } from "../config";
 import type { Caller } from "../contracts/caller";
 import type { Database } from "../db/client";
 import { isForeignKeyViolation, isNotNullViolation, isRaised, isUniqueViolation } from "../db/errors";
-import { accounts, invoices } from "../db/schema";
+import { accounts, invoices, type ServedInvoiceRow } from "../db/schema";
 import type { EventSpec, Writer } from "../events/write";
 import { writeWithEvents } from "../events/write";
 import { ApiError } from "../http/errors";
 import { newId } from "../lib/ids";
 import { requestSubmission } from "../verifactu/dispatch";
+import { refuseUnready } from "../verifactu/readiness";
 import { buildInvoice, type IssueRequest } from "./build";
 import { loadContextFor } from "./context";
-import { findDraft } from "./find";
+import { findDraft, SERVED_COLUMNS } from "./find";
 import { DEFAULT_SERIES } from "./numbering";
 import { requestPdf } from "./pdf/dispatch";
 import { issuedPaths, pendingCopy, withRecord } from "./registration";
@@ -118,10 +119,12 @@ export async function issueInvoice(
     const built = buildInvoice(caller, req, ctx, { draft: false, id: replacing });
     const es = ctx.account.taxRegime === "es";
     // The event's copy takes the number and the record's time from the database, like the row.
-    const { draft: row, pending } = es
-      ? withRecord(built, caller, ctx.corrected)
-      : { draft: built, pending: pendingCopy(built) };
+    const { row, pending, record } = es
+      ? withRecord(db, w.env, built, caller, ctx.corrected)
+      : { row: built, pending: pendingCopy(built), record: undefined };
     refuseOversized(pending);
+    // After every 400, before anything is written: a Live record that cannot be sent is refused.
+    if (es) refuseUnready(w.env, ctx.profile, caller.live);
     // The usage debit names this event, so its id is known before the batch.
     const issuedId = newId("event");
     const debit = usageDebit(db, caller, {
@@ -131,7 +134,7 @@ export async function issueInvoice(
       createdAt: row.createdAt,
     });
     const events: EventSpec[] = [
-      { id: issuedId, type: "invoice.issued", object: pending, fill: issuedPaths(pending, row) },
+      { id: issuedId, type: "invoice.issued", object: pending, fill: issuedPaths(pending, row, record?.generatedAt) },
     ];
     if (ctx.corrected) {
       // The corrected invoice gains this one in `corrected_by`: its only change, ever. The
@@ -155,9 +158,8 @@ export async function issueInvoice(
           insert: db.insert(invoices).values(row).returning({
             counter: invoices.counter,
             number: invoices.number,
-            verifactuSeq: invoices.verifactuSeq,
-            verifactuGeneratedAt: invoices.verifactuGeneratedAt,
           }),
+          ...(record && { record: record.insert, summary: record.summarize.returning(SERVED_COLUMNS) }),
           ...(ctx.corrected && {
             amend: db
               .update(invoices)
@@ -171,8 +173,11 @@ export async function issueInvoice(
       const [numbered] = results.insert;
       if (!numbered) throw new Error("The invoice INSERT returned no row.");
       w.waitUntil(requestPdf(w.env, row.id));
-      if (es) w.waitUntil(requestSubmission(w.env, caller));
-      return serializeInvoice({ ...row, ...numbered });
+      if (!record) return serializeInvoice({ ...row, ...numbered });
+      w.waitUntil(requestSubmission(w.env, caller));
+      const [registered] = results.summary as ServedInvoiceRow[];
+      if (!registered) throw new Error("The invoice's record summary returned no row.");
+      return serializeInvoice(registered);
     } catch (err) {
       // The draft was finalized or deleted since it was read: the read again answers.
       if (replacing && isNotNullViolation(err, "accounts.name")) {

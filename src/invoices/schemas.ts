@@ -7,6 +7,7 @@ import {
   PAYMENT_STATUSES,
   TAX_EFFECTS,
   TAX_TREATMENTS,
+  VERIFACTU_RECORD_KINDS,
   VERIFACTU_STATUSES,
 } from "../constants";
 import { listParams } from "../http/pagination";
@@ -225,6 +226,8 @@ const appliedTax = /* @__PURE__ */ z
   })
   .strict();
 
+const registrationErrors = /* @__PURE__ */ z.array(z.object({ code: z.string(), message: z.string() }).strict());
+
 export const invoiceObject = /* @__PURE__ */ z
   .object({
     id: z.string(),
@@ -339,11 +342,52 @@ export const invoiceObject = /* @__PURE__ */ z
           .describe("The previous record's Huella; null for the chain's first record."),
         generated_at: timestamp,
         qr_url: z.string().describe("AEAT's verification URL the invoice's QR code encodes."),
-        errors: z.array(z.object({ code: z.string(), message: z.string() }).strict()),
+        errors: registrationErrors,
+        records: z
+          .array(
+            z
+              .object({
+                id: z.string(),
+                kind: z.enum(VERIFACTU_RECORD_KINDS),
+                status: z.enum(VERIFACTU_STATUSES),
+                hash: z.string().nullable(),
+                previous_hash: z.string().nullable(),
+                generated_at: timestamp,
+                submitted_at: timestamp
+                  .nullable()
+                  .describe("When the request that got the record's verdict was sent."),
+                csv: z
+                  .string()
+                  .nullable()
+                  .describe("AEAT's receipt (Código Seguro de Verificación) of the request that registered it."),
+                registered_at: z
+                  .string()
+                  .nullable()
+                  .describe("AEAT's presentation time (TimestampPresentacion), as AEAT gave it."),
+                errors: registrationErrors,
+                url: z.string().describe("Where this record's XML is served."),
+              })
+              .strict(),
+          )
+          .describe("Every record of the invoice, oldest first: its registration, subsanaciones and cancellation."),
+        cancellation: z
+          .object({
+            status: z.enum(["pending", "accepted", "rejected"]),
+            hash: z.string().nullable(),
+            previous_hash: z.string().nullable(),
+            generated_at: timestamp,
+            csv: z.string().nullable(),
+            errors: registrationErrors,
+          })
+          .strict()
+          .nullable()
+          .describe("The cancellation record (RegistroAnulacion) the void of the invoice wrote; null when not voided."),
       })
       .strict()
       .nullable()
-      .describe("The VERI*FACTU registration record (es accounts); null on global accounts."),
+      .describe(
+        "The VERI*FACTU records (es accounts): the top level is the latest registration or subsanación; null on global accounts and drafts.",
+      ),
     created_at: timestamp,
   })
   .strict();

@@ -1,3 +1,4 @@
+import type { RecordSummary } from "../contracts/verifactu-record";
 import type { ServedInvoiceRow } from "../db/schema";
 import { nowMs } from "../lib/clock";
 import { currencyExponent } from "../lib/currencies";
@@ -7,14 +8,27 @@ import { qrUrl } from "../verifactu/qr";
 import { spanishNif } from "../verifactu/record";
 import type { Invoice } from "./schemas";
 
-/** The invoice's VERI*FACTU record as the API shows it; null when it has none (`global`). */
+/** A record's summary as `verifactu.records` shows it: with the URL of its XML. */
+const withUrl = (invoiceId: string, r: RecordSummary) => ({
+  ...r,
+  url: `/v1/invoices/${invoiceId}/verifactu-records/${r.id}`,
+});
+
+/**
+ * The invoice's VERI*FACTU records as the API shows them (verifactu-system.md §1, §2): the
+ * top level is the latest registration or subsanación, `cancellation` the cancellation, if any,
+ * and `records` all of them, oldest first. Null when it has none (`global`, drafts).
+ */
 function verifactuOf(row: ServedInvoiceRow, total: string): Invoice["verifactu"] {
-  if (row.verifactuStatus === null || row.verifactuGeneratedAt === null) return null;
+  const records = row.verifactuRecords ?? [];
+  const latest = records.findLast((r) => r.kind !== "cancellation");
+  if (!latest) return null;
+  const cancelled = records.findLast((r) => r.kind === "cancellation");
   return {
-    status: row.verifactuStatus,
-    hash: row.verifactuHash,
-    previous_hash: row.verifactuPreviousHash,
-    generated_at: new Date(row.verifactuGeneratedAt).toISOString(),
+    status: latest.status,
+    hash: latest.hash,
+    previous_hash: latest.previous_hash,
+    generated_at: latest.generated_at,
     qr_url: qrUrl({
       nif: spanishNif(row.issuer.tax_id) ?? "",
       number: row.number,
@@ -22,7 +36,18 @@ function verifactuOf(row: ServedInvoiceRow, total: string): Invoice["verifactu"]
       total,
       live: row.live,
     }),
-    errors: row.verifactuErrors ?? [],
+    errors: latest.errors,
+    records: records.map((r) => withUrl(row.id, r)),
+    cancellation: cancelled
+      ? {
+          status: cancelled.status === "accepted_with_errors" ? "accepted" : cancelled.status,
+          hash: cancelled.hash,
+          previous_hash: cancelled.previous_hash,
+          generated_at: cancelled.generated_at,
+          csv: cancelled.csv,
+          errors: cancelled.errors,
+        }
+      : null,
   };
 }
 

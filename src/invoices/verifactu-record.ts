@@ -1,26 +1,43 @@
+import { and, eq } from "drizzle-orm";
 import type { Caller } from "../contracts/caller";
-import type { RegistroAlta } from "../contracts/verifactu-record";
+import { type ChainRecord, isAnulacion } from "../contracts/verifactu-record";
 import type { Database } from "../db/client";
-import { ApiError } from "../http/errors";
+import { verifactuRecords } from "../db/schema";
+import { ApiError, notFound } from "../http/errors";
+import { clip } from "../verifactu/format";
 import { sealThrough } from "../verifactu/seal";
 import { registrationXml } from "../verifactu/xml";
 import { findInvoice } from "./find";
 
-/** Invoice `id`'s VERI*FACTU record as the AEAT XML document it is sent in. */
-export async function verifactuRecordXml(db: Database, caller: Caller, id: string): Promise<string> {
-  let row = await findInvoice(db, caller, id, true);
-  if (row.verifactuSeq === null) {
+/**
+ * One VERI*FACTU record of invoice `id` as the AEAT XML document it is sent in: `recordId`, or
+ * by default the latest registration or subsanación.
+ */
+export async function verifactuRecordXml(db: Database, caller: Caller, id: string, recordId?: string): Promise<string> {
+  const invoice = await findInvoice(db, caller, id);
+  const summaries = invoice.verifactuRecords ?? [];
+  const summary = recordId
+    ? summaries.find((s) => s.id === recordId)
+    : summaries.findLast((s) => s.kind !== "cancellation");
+  if (!summary) {
+    if (recordId) throw notFound("verifactu_record", recordId);
     throw new ApiError(
       "resource_missing",
-      `Invoice '${id}' has no VERI*FACTU record: only invoices of es accounts are registered.`,
+      `Invoice '${id}' has no VERI*FACTU record: only issued invoices of es accounts are registered.`,
       { param: "id" },
     );
   }
-  // Issued moments ago and not sealed yet: seal the chain up to it now (deterministic, so
+  const r = verifactuRecords;
+  const read = () => db.select().from(r).where(and(eq(r.id, summary.id), eq(r.invoiceId, invoice.id))).limit(1);
+  let [row] = await read();
+  if (!row) throw notFound("verifactu_record", summary.id);
+  // Written moments ago and not sealed yet: seal its chain up to it now (deterministic, so
   // the consumer computes the same record).
-  if (row.verifactuHash === null) {
-    await sealThrough(db, caller, row.verifactuSeq);
-    row = await findInvoice(db, caller, id, true);
+  if (row.hash === null) {
+    await sealThrough(db, caller, { nif: row.issuerNif, seq: row.seq });
+    [row] = await read();
   }
-  return registrationXml(row.verifactuRecord as RegistroAlta);
+  const record = row?.record as ChainRecord;
+  // A cancellation names no issuer name: the request's Cabecera takes the invoice's.
+  return registrationXml(record, isAnulacion(record) ? clip(invoice.issuer.name, 120) : undefined);
 }

@@ -16,6 +16,7 @@ import { ApiError, notFound } from "../http/errors";
 import { findInvoice, SERVED_COLUMNS } from "../invoices/find";
 import { OWED, paymentStatusFor } from "../invoices/owed";
 import { serializeInvoice } from "../invoices/serialize";
+import { verifactuFill } from "../invoices/verifactu-fill";
 import { nowIso, nowMs } from "../lib/clock";
 import { currencyExponent } from "../lib/currencies";
 import { accountToday } from "../lib/dates";
@@ -161,13 +162,7 @@ function paidFill(invoice: ServedInvoiceRow): Record<string, SQL> {
   const fill: Record<string, SQL> = { "$.corrected_by": sql`json(${i.correctedBy})` };
   // A record's verdict and seal arrive after issuance; an invoice without one never gains one.
   if (invoice.verifactuStatus === null) return fill;
-  return {
-    ...fill,
-    "$.verifactu.status": sql`${i.verifactuStatus}`,
-    "$.verifactu.hash": sql`${i.verifactuHash}`,
-    "$.verifactu.previous_hash": sql`${i.verifactuPreviousHash}`,
-    "$.verifactu.errors": sql`json(coalesce(${i.verifactuErrors}, '[]'))`,
-  };
+  return { ...fill, ...verifactuFill() };
 }
 
 /** Why the invoice, as read, does not take `amount` (minor units). */

@@ -1,6 +1,6 @@
 import type { CertificateBinding } from "../aeat/http";
 import { type FetchLike, postText } from "../aeat/http";
-import type { RegistroAlta } from "../contracts/verifactu-record";
+import { type ChainRecord, recordId } from "../contracts/verifactu-record";
 import { keyOf, readAnswer, unavailable } from "./answer";
 import { type Issuer, MAX_RECORDS_PER_REQUEST, type RecordRegistry } from "./registry";
 import { regFactuXml, XML_DECLARATION } from "./xml";
@@ -35,7 +35,7 @@ const SOAP_NS = "http://schemas.xmlsoap.org/soap/envelope/";
 const HEADERS = { "Content-Type": "text/xml; charset=utf-8", SOAPAction: '""' };
 
 /** The SOAP envelope whose Body is exactly `regFactuXml(issuer, records)`. */
-export function soapRequest(issuer: Issuer, records: readonly RegistroAlta[]): string {
+export function soapRequest(issuer: Issuer, records: readonly ChainRecord[]): string {
   return (
     `${XML_DECLARATION}<soapenv:Envelope xmlns:soapenv="${SOAP_NS}"><soapenv:Header/><soapenv:Body>` +
     regFactuXml(issuer, records) +
@@ -44,16 +44,16 @@ export function soapRequest(issuer: Issuer, records: readonly RegistroAlta[]): s
 }
 
 /** What AEAT would refuse for the whole request, or answer ambiguously: a caller's mistake. */
-function checkBatch(issuer: Issuer, records: readonly RegistroAlta[]): void {
+function checkBatch(issuer: Issuer, records: readonly ChainRecord[]): void {
   if (records.length < 1 || records.length > MAX_RECORDS_PER_REQUEST) {
     throw new RangeError(`a request carries 1 to ${MAX_RECORDS_PER_REQUEST} records, not ${records.length}`);
   }
   // AEAT code 1108: IDEmisorFactura must be the NIF of the Cabecera's ObligadoEmision.
-  if (records.some((r) => r.IDFactura.IDEmisorFactura !== issuer.nif)) {
+  if (records.some((r) => recordId(r).IDEmisorFactura !== issuer.nif)) {
     throw new RangeError("every record of a request must be of the request's issuer");
   }
   // Answers are matched by IDFactura: two records with one IDFactura could not be told apart.
-  if (new Set(records.map((r) => keyOf(r.IDFactura))).size !== records.length) {
+  if (new Set(records.map((r) => keyOf(recordId(r)))).size !== records.length) {
     throw new RangeError("two records of a request share an IDFactura");
   }
 }

@@ -1,6 +1,12 @@
 import { codeToken } from "../aeat/http";
 import { elements, text } from "../aeat/soap";
-import type { IdFactura, RegistrationError, RegistroAlta } from "../contracts/verifactu-record";
+import {
+  type ChainRecord,
+  type IdFactura,
+  isAnulacion,
+  type RegistrationError,
+  recordId,
+} from "../contracts/verifactu-record";
 import type { RecordOutcome, SubmissionAnswer } from "./registry";
 
 // Reading AEAT's answer to RegFactuSistemaFacturacion: RespuestaRegFactuSistemaFacturacion of
@@ -46,8 +52,8 @@ function errorsOf(xml: string): RegistrationError[] {
 /**
  * A duplicate is a record AEAT already holds, typically ours from a send whose answer was
  * lost: the outcome is that of the stored record. Without RegistroDuplicado (the XSD says AEAT
- * sends it) it is taken as registered. `Anulada`: the stored record was cancelled (this service
- * never cancels), so the invoice is not registered.
+ * sends it) it is taken as registered. `Anulada`: the stored registration was cancelled, so a
+ * registration sent again is not registered.
  */
 function duplicateOutcome(stored: string | undefined, errors: RegistrationError[]): RecordOutcome | null {
   const state = stored === undefined ? "Correcta" : text(stored, "EstadoRegistroDuplicado");
@@ -58,8 +64,11 @@ function duplicateOutcome(stored: string | undefined, errors: RegistrationError[
   return null;
 }
 
+/** "El registro de facturación ya ha sido dado de baja.": the invoice is already cancelled. */
+export const ALREADY_CANCELLED_CODE = "3001";
+
 /** One RespuestaLinea as an outcome; null when its state is not one AEAT documents. */
-function lineOutcome(line: string): RecordOutcome | null {
+function lineOutcome(line: string, operation: string): RecordOutcome | null {
   // RegistroDuplicado comes last and repeats CodigoErrorRegistro: read the line's own fields before it.
   const cut = line.search(/<(?:[A-Za-z_][\w.-]*:)?RegistroDuplicado[\s/>]/);
   const own = cut === -1 ? line : line.slice(0, cut);
@@ -68,7 +77,9 @@ function lineOutcome(line: string): RecordOutcome | null {
   if (state === "Correcto") return { status: "accepted", errors };
   if (state === "AceptadoConErrores") return { status: "accepted_with_errors", errors };
   if (state !== "Incorrecto") return null;
-  if (errors[0]?.code === DUPLICATE_CODE)
+  // A cancellation AEAT already holds is ours, from a request whose answer was lost.
+  if (operation === "Anulacion" && errors[0]?.code === ALREADY_CANCELLED_CODE) return { status: "accepted", errors: [] };
+  if (operation === "Alta" && errors[0]?.code === DUPLICATE_CODE)
     return duplicateOutcome(cut === -1 ? undefined : line.slice(cut), errors);
   return { status: "rejected", errors };
 }
@@ -89,7 +100,7 @@ function faultReason(fault: string): string {
  * answer is `unavailable` and every record is sent again. That is harmless, because a record
  * AEAT already registered comes back as a duplicate and counts as registered.
  */
-export function readAnswer(status: number, body: string, records: readonly RegistroAlta[]): SubmissionAnswer {
+export function readAnswer(status: number, body: string, records: readonly ChainRecord[]): SubmissionAnswer {
   if (status === 429) return unavailable("http_429");
   // A fault normally comes with 500 (SOAP 1.1); public clients report 200 and 403 too.
   const [fault] = elements(body, "Fault");
@@ -102,26 +113,33 @@ export function readAnswer(status: number, body: string, records: readonly Regis
   const wait = text(answer, "TiempoEsperaEnvio") ?? "";
   const waitSeconds = /^\d{1,4}$/.test(wait) ? Number(wait) : DEFAULT_WAIT_SECONDS;
 
-  const byId = new Map<string, RecordOutcome>();
+  const byId = new Map<string, RecordOutcome & { operation: string }>();
   for (const line of elements(answer, "RespuestaLinea")) {
-    const operation = text(line, "TipoOperacion");
-    if (operation !== undefined && operation !== "Alta") continue;
+    const operation = text(line, "TipoOperacion") ?? "Alta";
     const [id = ""] = elements(line, "IDFactura");
     const key = keyOf({
       IDEmisorFactura: text(id, "IDEmisorFactura") ?? "",
       NumSerieFactura: text(id, "NumSerieFactura") ?? "",
       FechaExpedicionFactura: text(id, "FechaExpedicionFactura") ?? "",
     });
-    const outcome = lineOutcome(line);
+    const outcome = lineOutcome(line, operation);
     if (outcome === null) return unavailable("unexpected_body");
     if (byId.has(key)) return unavailable("ambiguous_line");
-    byId.set(key, outcome);
+    byId.set(key, { ...outcome, operation });
   }
   const outcomes: RecordOutcome[] = [];
   for (const record of records) {
-    const outcome = byId.get(keyOf(record.IDFactura));
-    if (outcome === undefined) return unavailable("missing_line");
-    outcomes.push(outcome);
+    const line = byId.get(keyOf(recordId(record)));
+    // A request never carries two records of one invoice (submit.ts): the key and the
+    // operation name the line.
+    if (line === undefined || line.operation !== (isAnulacion(record) ? "Anulacion" : "Alta")) {
+      return unavailable("missing_line");
+    }
+    outcomes.push({ status: line.status, errors: line.errors });
   }
-  return { kind: "answered", outcomes, waitSeconds };
+  // The receipt, given when not everything was rejected: kept per accepted record.
+  const csv = codeToken(text(answer, "CSV"), /^[A-Za-z0-9]{1,64}$/) ?? null;
+  const [presentation = ""] = elements(answer, "DatosPresentacion");
+  const registeredAt = codeToken(text(presentation, "TimestampPresentacion"), /^[\d:.T+Z-]{10,35}$/) ?? null;
+  return { kind: "answered", outcomes, waitSeconds, csv, registeredAt };
 }

@@ -1,15 +1,17 @@
 import type {
+  AnulacionBody,
   Destinatario,
   IdFactura,
   RecordBody,
   RegistroAlta,
+  RegistroAnulacion,
   SistemaInformatico,
   TipoFactura,
 } from "../contracts/verifactu-record";
 import type { Invoice } from "../invoices/schemas";
 import { desglose } from "./desglose";
 import { aeatAmount, aeatCents, aeatDate, aeatTimestamp, clip, UnregistrableInvoice } from "./format";
-import { recordHash } from "./hash";
+import { cancellationHash, recordHash } from "./hash";
 import { SOFTWARE } from "./software";
 
 /** What the record needs beyond the invoice. */
@@ -140,6 +142,17 @@ export function recordBody(invoice: Invoice, options: BodyOptions = {}): RecordB
   };
 }
 
+/** What joining its chain adds to a record of either kind, but its hash. */
+function linkOf({ previous, generatedAt }: ChainOptions) {
+  return {
+    Encadenamiento: previous
+      ? { RegistroAnterior: { ...previous.IDFactura, Huella: previous.Huella } }
+      : { PrimerRegistro: "S" as const },
+    FechaHoraHusoGenRegistro: aeatTimestamp(generatedAt),
+    TipoHuella: "01" as const,
+  };
+}
+
 /**
  * The record joined to its chain: the link to `previous`, the generation time and the
  * `Huella` over both. Deterministic, so two processes sealing the same record agree.
@@ -148,19 +161,47 @@ export async function sealRecord(
   body: RecordBody,
   { previous, generatedAt }: ChainOptions,
 ): Promise<RegistroAlta> {
-  const FechaHoraHusoGenRegistro = aeatTimestamp(generatedAt);
+  const link = linkOf({ previous, generatedAt });
+  const { FechaHoraHusoGenRegistro } = link;
   return {
     ...body,
-    Encadenamiento: previous
-      ? { RegistroAnterior: { ...previous.IDFactura, Huella: previous.Huella } }
-      : { PrimerRegistro: "S" },
-    FechaHoraHusoGenRegistro,
-    TipoHuella: "01",
+    ...link,
     Huella: await recordHash({
       ...body.IDFactura,
       TipoFactura: body.TipoFactura,
       CuotaTotal: body.CuotaTotal,
       ImporteTotal: body.ImporteTotal,
+      Huella: previous?.Huella ?? "",
+      FechaHoraHusoGenRegistro,
+    }),
+  };
+}
+
+/** The cancellation record (RegistroAnulacion) of the invoice `id` names, before it joins the chain. */
+export function cancellationBody(id: IdFactura, software: SistemaInformatico = SOFTWARE): AnulacionBody {
+  return {
+    IDVersion: "1.0",
+    IDFactura: {
+      IDEmisorFacturaAnulada: id.IDEmisorFactura,
+      NumSerieFacturaAnulada: id.NumSerieFactura,
+      FechaExpedicionFacturaAnulada: id.FechaExpedicionFactura,
+    },
+    SistemaInformatico: software,
+  };
+}
+
+/** The cancellation record joined to its chain, as `sealRecord` does for a registration. */
+export async function sealCancellation(
+  body: AnulacionBody,
+  { previous, generatedAt }: ChainOptions,
+): Promise<RegistroAnulacion> {
+  const link = linkOf({ previous, generatedAt });
+  const { FechaHoraHusoGenRegistro } = link;
+  return {
+    ...body,
+    ...link,
+    Huella: await cancellationHash({
+      ...body.IDFactura,
       Huella: previous?.Huella ?? "",
       FechaHoraHusoGenRegistro,
     }),

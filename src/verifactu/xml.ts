@@ -1,9 +1,14 @@
-import type {
-  Destinatario,
-  DetalleDesglose,
-  IdFactura,
-  RegistroAlta,
-  SistemaInformatico,
+import {
+  type ChainRecord,
+  type Destinatario,
+  type DetalleDesglose,
+  type Encadenamiento,
+  type IdFactura,
+  isAnulacion,
+  type RegistroAlta,
+  type RegistroAnulacion,
+  recordId,
+  type SistemaInformatico,
 } from "../contracts/verifactu-record";
 import type { Issuer } from "./registry";
 
@@ -83,19 +88,21 @@ const sistema = (s: SistemaInformatico) => [
   sf("IndicadorMultiplesOT", s.IndicadorMultiplesOT),
 ];
 
+const encadenamiento = (e: Encadenamiento) =>
+  sf("Encadenamiento", [
+    "PrimerRegistro" in e
+      ? sf("PrimerRegistro", e.PrimerRegistro)
+      : sf("RegistroAnterior", [...idFactura(e.RegistroAnterior), sf("Huella", e.RegistroAnterior.Huella)]),
+  ]);
+
 /** The `RegistroAlta` element alone. */
 export function registroAltaXml(r: RegistroAlta): string {
-  const chain =
-    "PrimerRegistro" in r.Encadenamiento
-      ? sf("PrimerRegistro", r.Encadenamiento.PrimerRegistro)
-      : sf("RegistroAnterior", [
-          ...idFactura(r.Encadenamiento.RegistroAnterior),
-          sf("Huella", r.Encadenamiento.RegistroAnterior.Huella),
-        ]);
   return sf("RegistroAlta", [
     sf("IDVersion", r.IDVersion),
     sf("IDFactura", idFactura(r.IDFactura)),
     sf("NombreRazonEmisor", r.NombreRazonEmisor),
+    sf("Subsanacion", r.Subsanacion),
+    sf("RechazoPrevio", r.RechazoPrevio),
     sf("TipoFactura", r.TipoFactura),
     sf("TipoRectificativa", r.TipoRectificativa),
     r.FacturasRectificadas &&
@@ -115,7 +122,7 @@ export function registroAltaXml(r: RegistroAlta): string {
     sf("Desglose", r.Desglose.map(detalle)),
     sf("CuotaTotal", r.CuotaTotal),
     sf("ImporteTotal", r.ImporteTotal),
-    sf("Encadenamiento", [chain]),
+    encadenamiento(r.Encadenamiento),
     sf("SistemaInformatico", sistema(r.SistemaInformatico)),
     sf("FechaHoraHusoGenRegistro", r.FechaHoraHusoGenRegistro),
     sf("TipoHuella", r.TipoHuella),
@@ -123,31 +130,57 @@ export function registroAltaXml(r: RegistroAlta): string {
   ]);
 }
 
+/** The `RegistroAnulacion` element alone. */
+export function registroAnulacionXml(r: RegistroAnulacion): string {
+  return sf("RegistroAnulacion", [
+    sf("IDVersion", r.IDVersion),
+    sf("IDFactura", [
+      sf("IDEmisorFacturaAnulada", r.IDFactura.IDEmisorFacturaAnulada),
+      sf("NumSerieFacturaAnulada", r.IDFactura.NumSerieFacturaAnulada),
+      sf("FechaExpedicionFacturaAnulada", r.IDFactura.FechaExpedicionFacturaAnulada),
+    ]),
+    sf("SinRegistroPrevio", r.SinRegistroPrevio),
+    encadenamiento(r.Encadenamiento),
+    sf("SistemaInformatico", sistema(r.SistemaInformatico)),
+    sf("FechaHoraHusoGenRegistro", r.FechaHoraHusoGenRegistro),
+    sf("TipoHuella", r.TipoHuella),
+    sf("Huella", r.Huella),
+  ]);
+}
+
+const recordXml = (r: ChainRecord) => (isAnulacion(r) ? registroAnulacionXml(r) : registroAltaXml(r));
+
 export const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
 
 /**
  * `RegFactuSistemaFacturacion` for `issuer` and its records in the order given, without the XML
  * declaration: what the SOAP request's Body holds. Each record is `registroAltaXml`'s bytes.
  */
-export function regFactuXml(issuer: Issuer, records: readonly RegistroAlta[]): string {
+export function regFactuXml(issuer: Issuer, records: readonly ChainRecord[]): string {
+  const person = (p: { name: string; nif: string }) => [sf("NombreRazon", p.name), sf("NIF", p.nif)];
   const cabecera = el("sfLR:Cabecera", [
-    sf("ObligadoEmision", [sf("NombreRazon", issuer.name), sf("NIF", issuer.nif)]),
+    sf("ObligadoEmision", person(issuer)),
+    issuer.representative ? sf("Representante", person(issuer.representative)) : undefined,
+    issuer.incident ? sf("RemisionVoluntaria", [sf("Incidencia", "S")]) : undefined,
   ]);
   return (
     `<sfLR:RegFactuSistemaFacturacion xmlns:sfLR="${NS_LR}" xmlns:sf="${NS_SF}">` +
     cabecera +
-    records.map((record) => el("sfLR:RegistroFactura", [registroAltaXml(record)])).join("") +
+    records.map((record) => el("sfLR:RegistroFactura", [recordXml(record)])).join("") +
     "</sfLR:RegFactuSistemaFacturacion>"
   );
 }
 
 /**
- * The whole document for one record, UTF-8, its issuer taken from the record.
+ * The whole document for one record, UTF-8, its issuer the record's NIF and `name` (a
+ * registration's own, by default; a cancellation names none).
  *
  * @example
  * registrationXml(record); // '<?xml version="1.0" encoding="UTF-8"?><sfLR:RegFactuSistemaFacturacion …'
  */
-export function registrationXml(record: RegistroAlta): string {
-  const issuer = { name: record.NombreRazonEmisor, nif: record.IDFactura.IDEmisorFactura };
-  return XML_DECLARATION + regFactuXml(issuer, [record]);
+export function registrationXml(
+  record: ChainRecord,
+  name = isAnulacion(record) ? "" : record.NombreRazonEmisor,
+): string {
+  return XML_DECLARATION + regFactuXml({ name, nif: recordId(record).IDEmisorFactura }, [record]);
 }

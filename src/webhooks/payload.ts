@@ -13,7 +13,8 @@ export function serializeThinEvent(row: EventRow) {
     related_object: {
       id: row.relatedObjectId,
       type: row.relatedObjectType,
-      url: `${path}/${row.relatedObjectId}`,
+      // The account is a singleton resource: its path names it.
+      url: row.relatedObjectType === "account" ? path : `${path}/${row.relatedObjectId}`,
     },
   };
 }

@@ -6,7 +6,7 @@
 import { createExecutionContext, createMessageBatch, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { VERIFACTU_QUEUE } from "../../src/contracts/submission-message";
-import type { RegistroAlta } from "../../src/contracts/verifactu-record";
+import type { ChainRecord } from "../../src/contracts/verifactu-record";
 import { perShard } from "../../src/db/shards";
 import { recordRegistryFor } from "../../src/verifactu";
 import { handleSubmissions, type RecordRegistryFor } from "../../src/verifactu/consumer";
@@ -53,15 +53,18 @@ export async function runSubmissions(
 
 /** A registry that records each request and answers as `answer` says (the sandbox by default). */
 export function recordingRegistry(
-  answer: (issuer: Issuer, records: readonly RegistroAlta[]) => Promise<SubmissionAnswer> = (i, r) =>
-    sandboxRecordRegistry.submit(i, r),
+  answer: (issuer: Issuer, records: readonly ChainRecord[], attempt?: number) => Promise<SubmissionAnswer> = (
+    i,
+    r,
+    a,
+  ) => sandboxRecordRegistry.submit(i, r, a),
 ) {
-  const requests: { issuer: Issuer; records: RegistroAlta[] }[] = [];
+  const requests: { issuer: Issuer; records: ChainRecord[] }[] = [];
   const registry: RecordRegistry = {
     name: "aeat",
-    async submit(issuer, records) {
+    async submit(issuer, records, attempt) {
       requests.push({ issuer, records: [...records] });
-      return answer(issuer, records);
+      return answer(issuer, records, attempt);
     },
   };
   return { requests, registryFor: (() => registry) as RecordRegistryFor };

@@ -5,7 +5,8 @@ import { listInvoicesRoute } from "./list";
 import { retrieveInvoicePdfRoute } from "./pdf";
 import { retrieveInvoiceRoute } from "./retrieve";
 import { updateInvoiceRoute } from "./update";
-import { retrieveVerifactuRecordRoute } from "./verifactu-record";
+import { resubmitVerifactuRoute } from "./resubmit";
+import { retrieveVerifactuRecordByIdRoute, retrieveVerifactuRecordRoute } from "./verifactu-record";
 import { voidInvoiceRoute } from "./void";
 
 export const invoiceRoutes = [
@@ -16,6 +17,8 @@ export const invoiceRoutes = [
   deleteInvoiceRoute,
   finalizeInvoiceRoute,
   retrieveVerifactuRecordRoute,
+  retrieveVerifactuRecordByIdRoute,
+  resubmitVerifactuRoute,
   retrieveInvoicePdfRoute,
   voidInvoiceRoute,
 ];

@@ -16,6 +16,7 @@ import {
   ivaLine,
   setProfile,
 } from "../../helpers/invoices";
+import { readyLive } from "../../helpers/live-ready";
 import { listEvents } from "../../helpers/reads";
 import { dbSnapshot, expectError } from "../../helpers/security";
 import { esAccount, recordingRegistry, runSubmissions } from "../../helpers/verifactu";
@@ -63,6 +64,22 @@ describe("every es invoice gets a registration record in its own batch", () => {
       generated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       qr_url: `https://prewww2.aeat.es/wlpl/TIKE-CONT/ValidarQR?nif=B12345674&numserie=${invoice.number}&fecha=${String(invoice.issue_date).split("-").reverse().join("-")}&importe=121.00`,
       errors: [],
+      records: [
+        {
+          id: expect.stringMatching(/^vfr_/),
+          kind: "registration",
+          status: "pending",
+          hash: null,
+          previous_hash: null,
+          generated_at: invoice.verifactu?.generated_at,
+          submitted_at: null,
+          csv: null,
+          registered_at: null,
+          errors: [],
+          url: `/v1/invoices/${invoice.id}/verifactu-records/${invoice.verifactu?.records[0]?.id}`,
+        },
+      ],
+      cancellation: null,
     });
     const { data } = await listEvents(api, "?type=invoice.issued");
     expect(data[0]?.data.object).toEqual(invoice);
@@ -159,7 +176,7 @@ describe("records are chained per account and environment by AEAT's hash", () =>
     );
     for (let round = 0; round < 5; round++) await runSubmissions(chain);
     const rows = await env.DB.prepare(
-      "SELECT id, verifactu_seq AS seq, verifactu_generated_at AS at FROM invoices WHERE account_id = ? AND live = 0 ORDER BY verifactu_seq",
+      "SELECT invoice_id AS id, seq, generated_at AS at FROM verifactu_records WHERE account_id = ? AND live = 0 ORDER BY seq",
     )
       .bind(chain.accountId)
       .all<{ id: string; seq: number; at: number }>();
@@ -183,9 +200,8 @@ describe("records are chained per account and environment by AEAT's hash", () =>
   it("Test mode and Live keep separate chains", async () => {
     const account = await createAccount();
     const test = client(account.testKey);
-    const live = client(account.liveKey);
     await setProfile(test);
-    await setProfile(live, esProfile);
+    const live = await readyLive(account);
     await issue(test, { type: "simplified", lines: [ivaLine()] });
     const liveInvoice = await issue(live, { type: "simplified", lines: [ivaLine()] });
     expect(liveInvoice.verifactu?.qr_url).toMatch(

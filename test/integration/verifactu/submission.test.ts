@@ -9,6 +9,7 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { SubmissionMessage } from "../../../src/contracts/submission-message";
+import { recordId } from "../../../src/contracts/verifactu-record";
 import jobs from "../../../src/jobs";
 import { client, expectStatus } from "../../helpers/api";
 import { useClock } from "../../helpers/clock";
@@ -22,6 +23,7 @@ import {
   ivaLine,
   setProfile,
 } from "../../helpers/invoices";
+import { readyLive } from "../../helpers/live-ready";
 import { parseSignature, referenceHmac } from "../../helpers/signature";
 import { esAccount, recordingRegistry, runSubmissions } from "../../helpers/verifactu";
 import { type Call, captureFetch } from "../../helpers/webhooks";
@@ -120,7 +122,7 @@ describe("One request per issuer, oldest first, at most one sender per chain", (
     const { requests, registryFor } = recordingRegistry();
     await runSubmissions(chain, registryFor);
     await runSubmissions(chain, registryFor);
-    expect(requests.map((r) => [r.issuer.nif, r.records.map((x) => x.IDFactura.NumSerieFactura)])).toEqual([
+    expect(requests.map((r) => [r.issuer.nif, r.records.map((x) => recordId(x).NumSerieFactura)])).toEqual([
       ["B12345674", [a.number]],
       ["A58818501", [b.number]],
     ]);
@@ -172,7 +174,7 @@ describe("Flow control: the next request waits for the registry's TiempoEsperaEn
     );
     clock.advance(1_000);
     await runSubmissions(chain, paced.registryFor);
-    expect(paced.requests.map((r) => r.records.map((x) => x.IDFactura.NumSerieFactura))).toEqual([
+    expect(paced.requests.map((r) => r.records.map((x) => recordId(x).NumSerieFactura))).toEqual([
       [expect.any(String)],
       [second.number],
     ]);
@@ -211,7 +213,7 @@ describe("Flow control: the next request waits for the registry's TiempoEsperaEn
     const issued = await issue(api, { type: "simplified", lines: [ivaLine()] });
     const down = recordingRegistry(async () => ({ kind: "unavailable", reason: "aeat:timeout" }));
     await runSubmissions(chain, down.registryFor);
-    expect(down.requests.map((r) => r.records.map((x) => x.IDFactura.NumSerieFactura))).toEqual([
+    expect(down.requests.map((r) => r.records.map((x) => recordId(x).NumSerieFactura))).toEqual([
       [issued.number],
     ]);
     expect((await retrieve(api, issued.id)).verifactu?.status).toBe("pending");
@@ -240,8 +242,9 @@ describe("A request AEAT refuses as a whole (41xx) is not resent for an hour", (
 describe("Live", () => {
   it("without the AEAT certificate, Live records are sealed and stay pending: nothing is sent", async () => {
     const account = await createAccount();
-    const live = client(account.liveKey);
-    await setProfile(live);
+    // Issued by a deployment that could send (readiness.test.ts), sent by one that lost its
+    // certificate since: the consumer below runs on the suite's bindings, without AEAT_CERT.
+    const live = await readyLive(account);
     const issued = await issue(live, { type: "simplified", lines: [ivaLine()] });
     const { calls } = captureFetch();
     await runSubmissions({ accountId: account.id, live: true });
@@ -256,9 +259,8 @@ describe("The cron sweep asks again for chains with pending records", () => {
   it("a chain whose message was lost is asked for; a Live chain without a certificate is not", async () => {
     const account = await createAccount();
     const test = client(account.testKey);
-    const live = client(account.liveKey);
     await setProfile(test);
-    await setProfile(live);
+    const live = await readyLive(account);
     await issue(test, { type: "simplified", lines: [ivaLine()] });
     await issue(live, { type: "simplified", lines: [ivaLine()] });
     const sends = vi.spyOn(env.VERIFACTU_SUBMISSIONS as Queue<SubmissionMessage>, "send");
