@@ -137,8 +137,9 @@ export function readAnswer(status: number, body: string, records: readonly Chain
     }
     outcomes.push({ status: line.status, errors: line.errors });
   }
-  // The receipt, given when not everything was rejected: kept per accepted record.
-  const csv = codeToken(text(answer, "CSV"), /^[A-Za-z0-9]{1,64}$/) ?? null;
+  // The receipt, given when not everything was rejected: kept per accepted record. AEAT's CSVs
+  // carry a hyphen ("A-86U4KHPACUMVZE" in test/fixtures/verifactu/aeat-correcto.xml).
+  const csv = codeToken(text(answer, "CSV"), /^[A-Za-z0-9-]{1,64}$/) ?? null;
   const [presentation = ""] = elements(answer, "DatosPresentacion");
   const registeredAt = codeToken(text(presentation, "TimestampPresentacion"), /^[\d:.T+Z-]{10,35}$/) ?? null;
   return { kind: "answered", outcomes, waitSeconds, csv, registeredAt };
