@@ -2,7 +2,9 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RegistroAlta } from "../../src/contracts/verifactu-record";
+import { type ChainRecord, type RegistroAlta, recordId } from "../../src/contracts/verifactu-record";
+import { cancellationHash } from "../../src/verifactu/hash";
+import { cancellationBody, recordBody, sealCancellation, sealRecord } from "../../src/verifactu/record";
 import { regFactuXml, registrationXml, XML_DECLARATION } from "../../src/verifactu/xml";
 import {
   customer,
@@ -180,6 +182,164 @@ describe.skipIf(!hasXmllint && !process.env.REQUIRE_XMLLINT)(
       const issuer = { name: records[0]!.NombreRazonEmisor, nif: records[0]!.IDFactura.IDEmisorFactura };
       const result = validate("batch", XML_DECLARATION + regFactuXml(issuer, records));
       expect(result, result.output).toEqual({ code: 0, output: expect.stringContaining("validates") });
+    });
+
+    describe("subsanaciones, cancellations and the request's Cabecera", () => {
+      const spec = CASES["F1 with IVA, IRPF and recargo"]!;
+      const other = CASES["F2 simplified without customer"]!;
+      // The chain link the sealer (seal.ts) gives the next record.
+      const link = (r: ChainRecord) => ({ IDFactura: recordId(r), Huella: r.Huella });
+      const issuerOf = (r: RegistroAlta) => ({ name: r.NombreRazonEmisor, nif: r.IDFactura.IDEmisorFactura });
+      const expectValid = (name: string, xml: string) => {
+        const result = validate(name, xml);
+        expect(result, result.output).toEqual({ code: 0, output: expect.stringContaining("validates") });
+      };
+
+      /** The invoice's first registration, then a subsanación of it with the flags resubmit.ts sets. */
+      async function subsanacion(flags: Pick<RegistroAlta, "Subsanacion" | "RechazoPrevio">) {
+        const first = await sealRecord(recordBody(esInvoice(spec)), {
+          previous: null,
+          generatedAt: GENERATED_AT,
+        });
+        const again = await sealRecord(
+          { ...recordBody(esInvoice(spec)), ...flags },
+          { previous: link(first), generatedAt: GENERATED_AT + 60_000 },
+        );
+        return { first, again };
+      }
+
+      it.each<[string, Pick<RegistroAlta, "Subsanacion" | "RechazoPrevio">]>([
+        [
+          "after a rejection (alta por rechazo): Subsanacion S, RechazoPrevio X",
+          { Subsanacion: "S", RechazoPrevio: "X" },
+        ],
+        ["of a record accepted with errors: Subsanacion S alone", { Subsanacion: "S" }],
+        [
+          "after a rejected subsanación: Subsanacion S, RechazoPrevio S",
+          { Subsanacion: "S", RechazoPrevio: "S" },
+        ],
+      ])("a subsanación %s is valid", async (name, flags) => {
+        const { first, again } = await subsanacion(flags);
+        const xml = registrationXml(again);
+        expect(xml).toContain(
+          `</sf:NombreRazonEmisor><sf:Subsanacion>S</sf:Subsanacion>` +
+            (flags.RechazoPrevio ? `<sf:RechazoPrevio>${flags.RechazoPrevio}</sf:RechazoPrevio>` : "") +
+            "<sf:TipoFactura>",
+        );
+        expect(xml).toContain(`<sf:RegistroAnterior><sf:IDEmisorFactura>${first.IDFactura.IDEmisorFactura}<`);
+        expectValid(`subsanacion-${name.replace(/\W+/g, "-")}`, xml);
+      });
+
+      it("a cancellation chained after its invoice's registration is valid", async () => {
+        const alta = await sealRecord(recordBody(esInvoice(spec)), {
+          previous: null,
+          generatedAt: GENERATED_AT,
+        });
+        const anulacion = await sealCancellation(cancellationBody(alta.IDFactura), {
+          previous: link(alta),
+          generatedAt: GENERATED_AT + 60_000,
+        });
+        const xml = registrationXml(anulacion);
+        expect(xml).toContain("<sfLR:RegistroFactura><sf:RegistroAnulacion><sf:IDVersion>1.0<");
+        expect(xml).toContain(`<sf:Huella>${alta.Huella}</sf:Huella></sf:RegistroAnterior>`);
+        expect(xml).not.toContain("SinRegistroPrevio");
+        // A cancellation names no issuer name of its own: the request's Cabecera says who it is.
+        expectValid("anulacion", XML_DECLARATION + regFactuXml(issuerOf(alta), [anulacion]));
+      });
+
+      it("a cancellation of an invoice AEAT holds no registration of (SinRegistroPrevio S) is valid", async () => {
+        const alta = await sealRecord(recordBody(esInvoice(spec)), {
+          previous: null,
+          generatedAt: GENERATED_AT,
+        });
+        const sealed = await sealCancellation(cancellationBody(alta.IDFactura), {
+          previous: link(alta),
+          generatedAt: GENERATED_AT + 60_000,
+        });
+        // submit.ts sets it at send time, outside the hash.
+        const anulacion = { ...sealed, SinRegistroPrevio: "S" as const };
+        const xml = XML_DECLARATION + regFactuXml(issuerOf(alta), [anulacion]);
+        expect(xml).toContain(
+          "</sf:FechaExpedicionFacturaAnulada></sf:IDFactura><sf:SinRegistroPrevio>S</sf:SinRegistroPrevio><sf:Encadenamiento>",
+        );
+        expectValid("anulacion-sin-registro-previo", xml);
+      });
+
+      it("a request of several records whose Cabecera carries Representante and RemisionVoluntaria/Incidencia S is valid", async () => {
+        const records: RegistroAlta[] = [];
+        let previous: ReturnType<typeof link> | null = null;
+        for (const number of ["INC-0001", "INC-0002", "INC-0003"]) {
+          const record = await sealRecord(recordBody(esInvoice({ ...spec, number })), {
+            previous,
+            generatedAt: GENERATED_AT,
+          });
+          records.push(record);
+          previous = link(record);
+        }
+        const issuer = {
+          ...issuerOf(records[0]!),
+          representative: { name: "Asesoría Gómez & Asociados SL", nif: "A85905490" },
+          incident: true,
+        };
+        const xml = XML_DECLARATION + regFactuXml(issuer, records);
+        expect(xml).toContain(
+          "</sf:ObligadoEmision><sf:Representante><sf:NombreRazon>Asesoría Gómez &amp; Asociados SL</sf:NombreRazon>" +
+            "<sf:NIF>A85905490</sf:NIF></sf:Representante>" +
+            "<sf:RemisionVoluntaria><sf:Incidencia>S</sf:Incidencia></sf:RemisionVoluntaria></sfLR:Cabecera>",
+        );
+        expectValid("cabecera-representante-incidencia", xml);
+      });
+
+      it("a mixed request (a registration and the cancellation of another invoice) is valid", async () => {
+        const cancelled = await sealRecord(recordBody(esInvoice(spec)), {
+          previous: null,
+          generatedAt: GENERATED_AT,
+        });
+        const alta = await sealRecord(recordBody(esInvoice(other)), {
+          previous: link(cancelled),
+          generatedAt: GENERATED_AT + 1_000,
+        });
+        const anulacion = await sealCancellation(cancellationBody(cancelled.IDFactura), {
+          previous: link(alta),
+          generatedAt: GENERATED_AT + 2_000,
+        });
+        expect(alta.IDFactura.NumSerieFactura).not.toBe(cancelled.IDFactura.NumSerieFactura);
+        const xml = XML_DECLARATION + regFactuXml(issuerOf(alta), [alta, anulacion]);
+        expect(xml.indexOf("<sf:RegistroAlta>")).toBeLessThan(xml.indexOf("<sf:RegistroAnulacion>"));
+        expect(xml.match(/<sfLR:RegistroFactura>/g)).toHaveLength(2);
+        expectValid("mixed", xml);
+      });
+
+      it("a sealed cancellation's Huella is AEAT's anulación hash over IDEmisorFacturaAnulada…FechaHoraHusoGenRegistro", async () => {
+        // AEAT's published example (test/unit/verifactu-hash.test.ts): the cancellation of
+        // 12345679/G34, chained after the registration whose Huella is F7B94CFD…, at 19:20:40+01:00.
+        const previous = {
+          IDFactura: {
+            IDEmisorFactura: "89890001K",
+            NumSerieFactura: "12345679/G34",
+            FechaExpedicionFactura: "01-01-2024",
+          },
+          Huella: "F7B94CFD8924EDFF273501B01EE5153E4CE8F259766F88CF6ACB8935802A2B97",
+        };
+        const sealed = await sealCancellation(cancellationBody(previous.IDFactura), {
+          previous,
+          generatedAt: Date.parse("2024-01-01T19:20:40+01:00"),
+        });
+        expect(sealed.FechaHoraHusoGenRegistro).toBe("2024-01-01T19:20:40+01:00");
+        expect(sealed.Huella).toBe("177547C0D57AC74748561D054A9CEC14B4C4EA23D1BEFD6F2E69E3A388F90C68");
+        expect(sealed.Huella).toBe(
+          await cancellationHash({
+            ...sealed.IDFactura,
+            Huella: previous.Huella,
+            FechaHoraHusoGenRegistro: sealed.FechaHoraHusoGenRegistro,
+          }),
+        );
+        // And it travels as hashed.
+        const xml =
+          XML_DECLARATION + regFactuXml({ name: "Emisor de ejemplo SL", nif: "89890001K" }, [sealed]);
+        expect(xml).toContain(`<sf:TipoHuella>01</sf:TipoHuella><sf:Huella>${sealed.Huella}</sf:Huella>`);
+        expectValid("anulacion-aeat-example", xml);
+      });
     });
 
     it("a document breaking the schema is rejected (the check can fail)", async () => {

@@ -1,5 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { RegistroAlta } from "../../src/contracts/verifactu-record";
+import {
+  type ChainRecord,
+  type RegistroAlta,
+  type RegistroAnulacion,
+  recordId,
+} from "../../src/contracts/verifactu-record";
 import {
   AEAT_VERIFACTU_PRE_SEAL_URL,
   AEAT_VERIFACTU_PRE_URL,
@@ -7,12 +12,14 @@ import {
   AEAT_VERIFACTU_URL,
   aeatRecordRegistry,
 } from "../../src/verifactu/aeat";
+import { cancellationBody, sealCancellation } from "../../src/verifactu/record";
 import { type Issuer, MAX_RECORDS_PER_REQUEST, type SubmissionAnswer } from "../../src/verifactu/registry";
 import {
   escapeText,
   regFactuXml,
   registrationXml,
   registroAltaXml,
+  registroAnulacionXml,
   XML_DECLARATION,
 } from "../../src/verifactu/xml";
 import answerCorrect from "../fixtures/verifactu/aeat-correcto.xml?raw";
@@ -62,21 +69,54 @@ beforeAll(async () => {
   }
 });
 
+/** The cancellation of the invoice `id` names, chained after `after` (the chain's latest record). */
+async function cancellation(
+  id: { NumSerieFactura: string; FechaExpedicionFactura: string },
+  after: ChainRecord,
+): Promise<RegistroAnulacion> {
+  return sealCancellation(cancellationBody({ IDEmisorFactura: NIF, ...id }), {
+    previous: { IDFactura: recordId(after), Huella: after.Huella },
+    generatedAt: GENERATED_AT + 60_000,
+  });
+}
+
+/** The receipt of AEAT's recorded Correcto answer (aeat-correcto.xml): its CSV and presentation time. */
+const RECEIPT = { csv: "A-86U4KHPACUMVZE", registeredAt: "2025-10-13T12:34:56+02:00" };
+
 // The recorded answer with its lines replaced (and its NIF made ours): everything else as AEAT sent it.
 const LINE_OPEN = "<tikR:RespuestaLinea>";
 const LINE_CLOSE = "</tikR:RespuestaLinea>";
 const HEAD = answerCorrect.slice(0, answerCorrect.indexOf(LINE_OPEN));
 const TAIL = answerCorrect.slice(answerCorrect.lastIndexOf(LINE_CLOSE) + LINE_CLOSE.length);
 
-function answer(lines: string[], { envio = "ParcialmenteCorrecto", wait = "60" } = {}): string {
-  return (HEAD + lines.join("") + TAIL)
+/**
+ * `receipt: false` takes out CSV and DatosPresentacion, as AEAT does when every record was
+ * rejected (RespuestaSuministro.xsd has both optional; aeat-incorrecto.xml has neither).
+ */
+function answer(
+  lines: string[],
+  { envio = "ParcialmenteCorrecto", wait = "60", receipt = true } = {},
+): string {
+  const head = receipt
+    ? HEAD
+    : HEAD.replace(/<tikR:CSV>[\s\S]*?<\/tikR:CSV>\s*/, "").replace(
+        /<tikR:DatosPresentacion>[\s\S]*?<\/tikR:DatosPresentacion>\s*/,
+        "",
+      );
+  return (head + lines.join("") + TAIL)
     .replaceAll("A00000000", NIF)
     .replace("<tikR:EstadoEnvio>Correcto<", `<tikR:EstadoEnvio>${envio}<`)
     .replace("<tikR:TiempoEsperaEnvio>60<", `<tikR:TiempoEsperaEnvio>${wait}<`);
 }
 
-function respuestaLinea(record: RegistroAlta, estado: string, extra = "", operacion = "Alta"): string {
-  const id = record.IDFactura;
+/** A line about `record`: AEAT echoes a cancellation's IDFactura as IDEmisorFactura… too. */
+function respuestaLinea(
+  record: ChainRecord,
+  estado: string,
+  extra = "",
+  operacion = "IDEmisorFacturaAnulada" in record.IDFactura ? "Anulacion" : "Alta",
+): string {
+  const id = recordId(record);
   return (
     `${LINE_OPEN}<tikR:IDFactura><tik:IDEmisorFactura>${id.IDEmisorFactura}</tik:IDEmisorFactura>` +
     `<tik:NumSerieFactura>${escapeText(id.NumSerieFactura)}</tik:NumSerieFactura>` +
@@ -100,7 +140,7 @@ const duplicate = (estado: string, stored = "") =>
   `<tik:IdPeticionRegistroDuplicado>202510131234567</tik:IdPeticionRegistroDuplicado>` +
   `<tik:EstadoRegistroDuplicado>${estado}</tik:EstadoRegistroDuplicado>${stored}</tikR:RegistroDuplicado>`;
 
-async function submit(body: string, status = 200, sent = records) {
+async function submit(body: string, status = 200, sent: readonly ChainRecord[] = records) {
   const { certificate } = binding(() => xml(body, status));
   return aeatRecordRegistry(certificate, AEAT_VERIFACTU_URL).submit(issuer, sent);
 }
@@ -244,6 +284,45 @@ describe("AEAT VERI*FACTU client: the request", () => {
     expect(sent).toHaveLength(0);
   });
 
+  it("the Cabecera carries Representante and RemisionVoluntaria/Incidencia S when the issuer says so, in the XSD's order", async () => {
+    const { certificate, sent } = binding(() => xml(answer([])));
+    const registry = aeatRecordRegistry(certificate, AEAT_VERIFACTU_URL);
+    const representative = { name: "Asesoría Gómez & Asociados SL", nif: "A85905490" };
+    await registry.submit({ ...issuer, representative, incident: true }, records);
+    await registry.submit({ ...issuer, representative }, records);
+    await registry.submit({ ...issuer, incident: true }, records);
+    await registry.submit({ ...issuer, representative: null, incident: false }, records);
+    const cabecera = (i: number) =>
+      /<sfLR:Cabecera>.*?<\/sfLR:Cabecera>/.exec(String(sent[i]!.init.body))?.[0];
+    // CabeceraType: ObligadoEmision, Representante?, RemisionVoluntaria? (FechaFinVeriFactu?, Incidencia?).
+    const obligado = `<sf:ObligadoEmision><sf:NombreRazon>${escapeText(ISSUER.name)}</sf:NombreRazon><sf:NIF>${NIF}</sf:NIF></sf:ObligadoEmision>`;
+    const representante =
+      "<sf:Representante><sf:NombreRazon>Asesoría Gómez &amp; Asociados SL</sf:NombreRazon>" +
+      "<sf:NIF>A85905490</sf:NIF></sf:Representante>";
+    const remision = "<sf:RemisionVoluntaria><sf:Incidencia>S</sf:Incidencia></sf:RemisionVoluntaria>";
+    expect(cabecera(0)).toBe(`<sfLR:Cabecera>${obligado}${representante}${remision}</sfLR:Cabecera>`);
+    expect(cabecera(1)).toBe(`<sfLR:Cabecera>${obligado}${representante}</sfLR:Cabecera>`);
+    expect(cabecera(2)).toBe(`<sfLR:Cabecera>${obligado}${remision}</sfLR:Cabecera>`);
+    expect(cabecera(3)).toBe(`<sfLR:Cabecera>${obligado}</sfLR:Cabecera>`);
+    for (const { init } of sent) expectWellFormed(String(init.body));
+  });
+
+  it("a cancellation travels as the exact bytes of registroAnulacionXml, after the registrations sent with it", async () => {
+    const anulacion = await cancellation(
+      { NumSerieFactura: "TEST-202510-120", FechaExpedicionFactura: "11-10-2025" },
+      records[2]!,
+    );
+    const { certificate, sent } = binding(() => xml(answer([])));
+    await aeatRecordRegistry(certificate, AEAT_VERIFACTU_URL).submit(issuer, [...records, anulacion]);
+    const body = String(sent[0]!.init.body);
+    expectWellFormed(body);
+    const at = body.indexOf(
+      `<sfLR:RegistroFactura>${registroAnulacionXml(anulacion)}</sfLR:RegistroFactura>`,
+    );
+    expect(at).toBeGreaterThan(body.indexOf(registroAltaXml(records[2]!)));
+    expect(body.match(/<sfLR:RegistroFactura>/g)).toHaveLength(4);
+  });
+
   it("the certificate is only ever presented over https", () => {
     const { certificate } = binding(() => xml(answer([])));
     expect(() => aeatRecordRegistry(certificate, "http://prewww1.aeat.es/x")).toThrow();
@@ -261,6 +340,7 @@ describe("AEAT VERI*FACTU client: answers", () => {
         { status: "accepted", errors: [] },
       ],
       waitSeconds: 60,
+      ...RECEIPT,
     });
   });
 
@@ -287,6 +367,99 @@ describe("AEAT VERI*FACTU client: answers", () => {
         { status: "accepted", errors: [] },
       ],
       waitSeconds: 60,
+      ...RECEIPT,
+    });
+  });
+
+  it("the request's receipt is read: CSV and DatosPresentacion/TimestampPresentacion (AEAT's recorded answer)", async () => {
+    const result = await submit(answerCorrect.replaceAll("A00000000", NIF), 200, records.slice(0, 2));
+    expect(result).toMatchObject({ kind: "answered", ...RECEIPT });
+  });
+
+  it("an answer where every record was rejected has no CSV nor DatosPresentacion: both null", async () => {
+    const body = answer(
+      records.map((r) => respuestaLinea(r, "Incorrecto", REJECTED)),
+      { envio: "Incorrecto", receipt: false },
+    );
+    expect(body).not.toContain("CSV");
+    expect(await submit(body)).toEqual({
+      kind: "answered",
+      outcomes: records.map(() => ({
+        status: "rejected",
+        errors: [{ code: "1100", message: "Valor o tipo incorrecto del campo." }],
+      })),
+      waitSeconds: 60,
+      csv: null,
+      registeredAt: null,
+    });
+  });
+
+  it("AEAT's recorded Incorrecto answer: the cancellation of an invoice it does not hold (3002) is rejected, without a receipt", async () => {
+    const [first] = records as [RegistroAlta];
+    const anulacion = await cancellation(
+      { NumSerieFactura: "NO-EXISTE", FechaExpedicionFactura: "11-10-2025" },
+      first,
+    );
+    expect(await submit(answerIncorrect.replaceAll("A00000000", NIF), 200, [anulacion])).toEqual({
+      kind: "answered",
+      outcomes: [
+        { status: "rejected", errors: [{ code: "3002", message: "No existe el registro de facturación." }] },
+      ],
+      waitSeconds: 60,
+      csv: null,
+      registeredAt: null,
+    });
+  });
+
+  it("an Anulacion line is matched to the cancellation record sent (AEAT's recorded Correcto answer, all three lines)", async () => {
+    const [first, second] = records as [RegistroAlta, RegistroAlta];
+    const anulacion = await cancellation(
+      { NumSerieFactura: "TEST-202510-120", FechaExpedicionFactura: "11-10-2025" },
+      second,
+    );
+    const body = answerCorrect.replaceAll("A00000000", NIF);
+    expect(await submit(body, 200, [first, second, anulacion])).toEqual({
+      kind: "answered",
+      outcomes: [
+        { status: "accepted", errors: [] },
+        { status: "accepted", errors: [] },
+        { status: "accepted", errors: [] },
+      ],
+      waitSeconds: 60,
+      ...RECEIPT,
+    });
+  });
+
+  it("a cancellation refused with 3001 (already cancelled) is accepted: ours, from a request whose answer was lost", async () => {
+    const anulacion = await cancellation(records[0]!.IDFactura, records[2]!);
+    const body = answer([
+      respuestaLinea(records[1]!, "Correcto"),
+      respuestaLinea(
+        anulacion,
+        "Incorrecto",
+        error(3001, "El registro de facturación ya ha sido dado de baja."),
+      ),
+    ]);
+    expect(await submit(body, 200, [records[1]!, anulacion])).toMatchObject({
+      kind: "answered",
+      outcomes: [
+        { status: "accepted", errors: [] },
+        { status: "accepted", errors: [] },
+      ],
+    });
+  });
+
+  it("a registration refused with 3001 is rejected: only a cancellation is taken as already done", async () => {
+    const body = answer([
+      respuestaLinea(
+        records[0]!,
+        "Incorrecto",
+        error(3001, "El registro de facturación ya ha sido dado de baja."),
+      ),
+    ]);
+    expect(await submit(body, 200, [records[0]!])).toMatchObject({
+      kind: "answered",
+      outcomes: [{ status: "rejected", errors: [{ code: "3001" }] }],
     });
   });
 
@@ -410,6 +583,18 @@ describe("AEAT VERI*FACTU client: unavailable (nothing judged, the records are s
     }
   });
 
+  it("a certificate that may not file for the issuer (Codigo[4112], env:Client) is unavailable with code 4112", async () => {
+    const body = aeatFault
+      .replace("env:Server", "env:Client")
+      .replace(
+        "Codigo[20009].Error interno en el servidor",
+        "Codigo[4112].El titular del certificado debe ser Obligado Emisión, Colaborador Social, Apoderado o Sucesor.",
+      );
+    const result = await submit(body, 500);
+    expectUnavailable(result, "aeat:soap_fault:4112");
+    expect(JSON.stringify(result)).not.toContain("titular");
+  });
+
   it("a fault without AEAT's code is reported by its faultcode, never by its text", async () => {
     const body = aeatFault.replace(
       "Codigo[20009].Error interno en el servidor",
@@ -505,6 +690,22 @@ describe("AEAT VERI*FACTU client: unavailable (nothing judged, the records are s
     const other = (r: RegistroAlta) =>
       respuestaLinea(r, "Correcto").replace(`>${r.IDFactura.FechaExpedicionFactura}<`, `>14-10-2025<`);
     expectUnavailable(await submit(answer(records.map(other))), "aeat:missing_line");
+  });
+
+  it("an Alta line for a record sent as a cancellation is not its line: unavailable", async () => {
+    const anulacion = await cancellation(records[0]!.IDFactura, records[2]!);
+    const body = answer([
+      respuestaLinea(records[1]!, "Correcto"),
+      respuestaLinea(anulacion, "Correcto", "", "Alta"),
+    ]);
+    expectUnavailable(await submit(body, 200, [records[1]!, anulacion]), "aeat:missing_line");
+  });
+
+  it("an Anulacion line for a record sent as a registration is not its line: unavailable", async () => {
+    const body = answer(
+      records.map((r, i) => respuestaLinea(r, "Correcto", "", i === 1 ? "Anulacion" : "Alta")),
+    );
+    expectUnavailable(await submit(body), "aeat:missing_line");
   });
 
   it("two lines for one record are unavailable, never a guess", async () => {
