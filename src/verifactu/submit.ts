@@ -1,7 +1,7 @@
 import { and, eq, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
+import { config } from "../config";
 import type { ChainRecord, RecordSummary } from "../contracts/verifactu-record";
 import { isAnulacion } from "../contracts/verifactu-record";
-import { config } from "../config";
 import { accountEnvironments, invoices, type VerifactuRecordRow, verifactuRecords } from "../db/schema";
 import type { Scope, Writer } from "../events/write";
 import { writeWithEvents } from "../events/write";
@@ -10,7 +10,7 @@ import { log } from "../lib/log";
 import { clip } from "./format";
 import { MAX_RECORDS_PER_REQUEST, type RecordRegistry } from "./registry";
 import { representativeOf } from "./representation";
-import { sealChain } from "./seal";
+import { SEAL_BATCH, sealChain } from "./seal";
 import { settleRecords } from "./settle";
 import { pendingOf, verifactuStatus } from "./status";
 
@@ -48,7 +48,10 @@ const environment = (s: Scope) => and(eq(e.accountId, s.accountId), eq(e.live, s
 const full = (s: Scope) =>
   sql`(SELECT count(*) FROM (SELECT 1 FROM ${r} WHERE ${pendingOf(s)} LIMIT ${MAX_RECORDS_PER_REQUEST})) >= ${MAX_RECORDS_PER_REQUEST}`;
 
-type Claim = { incidentSince: number | null; representation: (typeof e.$inferSelect)["verifactuRepresentation"] };
+type Claim = {
+  incidentSince: number | null;
+  representation: (typeof e.$inferSelect)["verifactuRepresentation"];
+};
 
 /**
  * One turn on an environment's chains: claim them (one sender at a time, and not before the
@@ -80,7 +83,10 @@ export async function processChain(w: Writer, registry: RecordRegistry | null): 
         ),
       )
       .returning({ incidentSince: e.verifactuIncidentSince, representation: e.verifactuRepresentation }),
-    db.select({ lease: e.verifactuLeaseUntil, notBefore: e.verifactuNotBefore }).from(e).where(environment(scope)),
+    db
+      .select({ lease: e.verifactuLeaseUntil, notBefore: e.verifactuNotBefore })
+      .from(e)
+      .where(environment(scope)),
   ]);
   const claim = claimed[0];
   if (!claim) {
@@ -93,7 +99,12 @@ export async function processChain(w: Writer, registry: RecordRegistry | null): 
   // recording the verdicts then fails (the records, still pending, go again after it).
   const turn = { sent: false, wait: 0 };
   try {
-    await sealChain(db, scope);
+    // Sealed in SEAL_BATCH steps up to a full request's worth, so 1,000 waiting records go as one.
+    for (let sealed = 0; sealed < MAX_RECORDS_PER_REQUEST; ) {
+      const step = await sealChain(db, scope);
+      sealed += step;
+      if (step < SEAL_BATCH) break;
+    }
     if (!registry) return { kind: "idle" };
     await submitOldest(w, registry, claim, turn);
   } finally {
@@ -107,7 +118,10 @@ export async function processChain(w: Writer, registry: RecordRegistry | null): 
   }
   // Looked for after the release, so a record written meanwhile is seen here or by its own message.
   const [left] = await db
-    .select({ full: sql<number>`${full(scope)}`, any: sql<number>`EXISTS (SELECT 1 FROM ${r} WHERE ${pendingOf(scope)})` })
+    .select({
+      full: sql<number>`${full(scope)}`,
+      any: sql<number>`EXISTS (SELECT 1 FROM ${r} WHERE ${pendingOf(scope)})`,
+    })
     .from(e)
     .where(environment(scope));
   if (!left?.any) return { kind: "idle" };
@@ -135,7 +149,9 @@ function nextRequest(rows: readonly VerifactuRecordRow[], size: number): Verifac
 
 /** Whether AEAT holds a registration of the invoice: one of its altas was accepted. */
 const registered = (summaries: readonly RecordSummary[] | null) =>
-  (summaries ?? []).some((s) => s.kind !== "cancellation" && (s.status === "accepted" || s.status === "accepted_with_errors"));
+  (summaries ?? []).some(
+    (s) => s.kind !== "cancellation" && (s.status === "accepted" || s.status === "accepted_with_errors"),
+  );
 
 async function submitOldest(
   w: Writer,
@@ -150,14 +166,19 @@ async function submitOldest(
     .where(and(pendingOf(scope), isNotNull(r.hash)))
     .orderBy(r.generatedAt, r.seq)
     .limit(MAX_RECORDS_PER_REQUEST);
-  const batch = nextRequest(rows, rows.length === MAX_RECORDS_PER_REQUEST ? MAX_RECORDS_PER_REQUEST : SUBMIT_BATCH);
+  const batch = nextRequest(
+    rows,
+    rows.length === MAX_RECORDS_PER_REQUEST ? MAX_RECORDS_PER_REQUEST : SUBMIT_BATCH,
+  );
   const first = batch[0];
   if (!first) return;
   const ids = JSON.stringify(batch.map((row) => row.id));
   const owners = await db
     .select()
     .from(invoices)
-    .where(sql`${invoices.id} IN (SELECT value FROM json_each(${JSON.stringify(batch.map((row) => row.invoiceId))}))`);
+    .where(
+      sql`${invoices.id} IN (SELECT value FROM json_each(${JSON.stringify(batch.map((row) => row.invoiceId))}))`,
+    );
   const ownerOf = new Map(owners.map((o) => [o.id, o]));
 
   // A cancellation of an invoice AEAT holds no registration of says so (`SinRegistroPrevio`,
@@ -167,7 +188,9 @@ async function submitOldest(
     const record = row.record as ChainRecord;
     if (!isAnulacion(record)) return record;
     const { SinRegistroPrevio: _, ...rest } = record;
-    return registered(ownerOf.get(row.invoiceId)?.verifactuRecords ?? null) ? rest : { ...rest, SinRegistroPrevio: "S" };
+    return registered(ownerOf.get(row.invoiceId)?.verifactuRecords ?? null)
+      ? rest
+      : { ...rest, SinRegistroPrevio: "S" };
   });
   const [tried] = await db.batch([
     db
