@@ -29,6 +29,7 @@ export function accountTables(accountId: string) {
     { table: "payment_instructions", where: own },
     { table: "account_default_payment_instructions", where: own },
     { table: "invoices", where: own },
+    { table: "verifactu_records", where: own },
     // Append-only (a trigger refuses deletes): the source keeps its copy, and so its account row.
     { table: "balance_transactions", where: own, keep: true },
     { table: "event_destinations", where: own },
@@ -47,7 +48,7 @@ export async function inFlight(sql: Sql, shard: string, accountId: string): Prom
   const own = `account_id = ${lit(accountId)}`;
   const checks = {
     "Tax ID checks pending": `SELECT count(*) AS n FROM tax_ids WHERE ${own} AND verification_status = 'pending'`,
-    "VERI*FACTU records pending": `SELECT count(*) AS n FROM invoices WHERE ${own} AND verifactu_status = 'pending'`,
+    "VERI*FACTU records pending": `SELECT count(*) AS n FROM verifactu_records WHERE ${own} AND status = 'pending'`,
     "PDFs not generated": `SELECT count(*) AS n FROM invoices WHERE ${own} AND pdf_generated_at IS NULL`,
     "events not dispatched": `SELECT count(*) AS n FROM events WHERE ${own} AND dispatched_at IS NULL`,
     "deliveries failed in the last 6 hours": `SELECT count(*) AS n FROM delivery_attempts WHERE outcome = 'failed' AND created_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-6 hours') AND destination_id IN (SELECT id FROM event_destinations WHERE ${own})`,

@@ -212,6 +212,22 @@ describe("Issuing an invoice: POST /v1/invoices → 201", () => {
         qr_url:
           "https://prewww2.aeat.es/wlpl/TIKE-CONT/ValidarQR?nif=B12345674&numserie=INV-0001&fecha=23-11-2026&importe=121.00",
         errors: [],
+        records: [
+          {
+            id: expect.stringMatching(/^vfr_/),
+            kind: "registration",
+            status: "pending",
+            hash: null,
+            previous_hash: null,
+            generated_at: "2026-11-23T10:00:00.000Z",
+            submitted_at: null,
+            csv: null,
+            registered_at: null,
+            errors: [],
+            url: expect.stringMatching(/^\/v1\/invoices\/inv_\w+\/verifactu-records\/vfr_\w+$/),
+          },
+        ],
+        cancellation: null,
       },
       created_at: "2026-11-23T10:00:00.000Z",
     });

@@ -53,7 +53,7 @@ describe("filters: what each one selects", () => {
     const f = await issue(api, { customer: setup.customer.id, lines: [ivaLine("5")] });
     await setRow(
       f.id,
-      "status = 'draft', issue_date = '', payment_status = NULL, verifactu_status = NULL, verifactu_generated_at = NULL",
+      "status = 'draft', issue_date = '', payment_status = NULL, verifactu_status = NULL, verifactu_records = NULL",
     );
     other = await issue(api, {
       customer: (await customerWithAddress(api, { name: "Otro SA" })).id,

@@ -6,16 +6,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { newId } from "../../../src/lib/ids";
-import { client } from "../../helpers/api";
 import { createInstruction } from "../../helpers/factories";
-import {
-  customerWithAddress,
-  esIssuer,
-  type Invoice,
-  issue,
-  ivaLine,
-  setProfile,
-} from "../../helpers/invoices";
+import { customerWithAddress, esIssuer, type Invoice, issue, ivaLine } from "../../helpers/invoices";
+import { readyLive } from "../../helpers/live-ready";
 import { listEvents } from "../../helpers/reads";
 import { expectError } from "../../helpers/security";
 import type { Customer } from "../../helpers/types";
@@ -76,8 +69,7 @@ describe("Numbering: <series>-<counter>, at least 4 digits, starting at 1", () =
 
   it("counters are separate per environment: test and live each start at INV-0001", async () => {
     const { account, api, customer } = await esIssuer();
-    const live = client(account.liveKey);
-    await setProfile(live);
+    const live = await readyLive(account);
     const liveCustomer = await customerWithAddress(live);
     const t1 = await issue(api, { customer: customer.id, lines: [ivaLine()] });
     const t2 = await issue(api, { customer: customer.id, lines: [ivaLine()] });
@@ -180,7 +172,7 @@ describe("Numbering: <series>-<counter>, at least 4 digits, starting at 1", () =
       await env.DB.prepare("SELECT name FROM pragma_table_info('invoices')").all<{ name: string }>()
     ).results
       .map((c) => c.name)
-      .filter((c) => !["id", "counter", "number", "verifactu_seq"].includes(c));
+      .filter((c) => !["id", "counter", "number"].includes(c));
     await env.DB.prepare(
       `INSERT INTO invoices (id, counter, number, ${columns.join(", ")})
        SELECT ?, 9999, 'INV-9999', ${columns.join(", ")} FROM invoices WHERE id = ?`,
@@ -357,8 +349,7 @@ describe("Within one counter issue_date never goes backwards: 400 issue_date_out
   it("another environment's counter is not constrained", async () => {
     const { account, api, customer } = await esIssuer();
     await issue(api, { customer: customer.id, issue_date: "2026-11-20", lines: [ivaLine()] });
-    const live = client(account.liveKey);
-    await setProfile(live);
+    const live = await readyLive(account);
     const liveCustomer = await customerWithAddress(live);
     const inv = await issue(live, {
       customer: liveCustomer.id,
