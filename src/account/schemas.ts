@@ -1,6 +1,7 @@
 import * as z from "zod";
-import { SIMPLIFIED_BASES, TAX_REGIME_IDS } from "../constants";
+import { REPRESENTATION_TYPES, SIMPLIFIED_BASES, TAX_REGIME_IDS } from "../constants";
 import { timestamp } from "../http/schemas";
+import { isIsoDate } from "../lib/dates";
 import { objectId, text } from "../lib/fields";
 import { addressObject, addressPatchInput } from "../party/address";
 import { taxIdInput } from "../tax-ids/columns";
@@ -37,6 +38,27 @@ export const updateAccountBody = /* @__PURE__ */ z
                 "es accounts: the simplified-invoice limit (RD 1619/2012 art. 4). 400.00 with art_4_1; 3000.00 with art_4_2 or aeat_authorisation, which needs `reference`. null resets to 400.00 / art_4_1.",
             },
       ),
+    verifactu: z
+      .object({
+        representation: z
+          .object({
+            type: z.enum(REPRESENTATION_TYPES),
+            granted_on: z.string().refine(isIsoDate, "must be a calendar date written YYYY-MM-DD"),
+            reference: z.string().trim().pipe(text(200)),
+          })
+          .strict()
+          .nullable(),
+      })
+      .strict()
+      .optional()
+      .meta(
+        globalThis.OMIT_API_DOCS
+          ? {}
+          : {
+              description:
+                "es accounts: how the deployment's AEAT certificate may file this environment's VERI*FACTU records (docs/going-live-spain.md). own_certificate only when the account's NIF is the operator's; apoderamiento or colaboracion_social otherwise, granted_on (YYYY-MM-DD, not in the future) and the grant's reference (1-200 characters, trimmed). null clears it.",
+            },
+      ),
   })
   .strict();
 
@@ -55,6 +77,14 @@ export const accountObject = /* @__PURE__ */ z
     address: addressObject.nullable(),
     simplified_invoices: z
       .object({ limit: z.enum(LIMITS), basis: z.enum(SIMPLIFIED_BASES), reference: z.string().nullable() })
+      .strict(),
+    verifactu: z
+      .object({
+        representation: z
+          .object({ type: z.enum(REPRESENTATION_TYPES), granted_on: z.string(), reference: z.string() })
+          .strict()
+          .nullable(),
+      })
       .strict(),
     created_at: timestamp,
     updated_at: timestamp,

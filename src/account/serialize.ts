@@ -25,6 +25,7 @@ export function serializeAccount({ account, environment, defaults }: AccountStat
       basis,
       reference: environment?.simplifiedReference ?? null,
     },
+    verifactu: { representation: environment?.verifactuRepresentation ?? null },
     created_at: account.createdAt,
     updated_at: updatedAt,
   };

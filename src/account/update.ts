@@ -13,7 +13,10 @@ import { isId } from "../lib/ids";
 import { addressColumns, addressSet } from "../party/address";
 import { NO_TAX_ID, newTaxIdColumns } from "../tax-ids/columns";
 import { insertTaxId, queueAfterWrite, taxIdRow, verifiesFor } from "../tax-ids/write";
+import { issuerNifOf } from "../verifactu/representation";
+import { refuseIssuerNifInUse } from "./issuer-nif";
 import { type AccountState, loadAccount } from "./load";
+import { representationColumns } from "./representation";
 import type { UpdateAccountBody } from "./schemas";
 
 const PARAM = "default_payment_instructions";
@@ -36,17 +39,21 @@ export async function updateAccount(
 
 async function applyUpdate(w: Writer, caller: Caller, body: UpdateAccountBody): Promise<void> {
   const { db } = w;
-  const current = (await loadAccount(db, caller)).environment;
+  const { account, environment: current } = await loadAccount(db, caller);
   const now = nowIso();
   // A replaced Tax ID is a new object (new id), with its own row in `tax_ids`.
   const taxId = body.tax_id ? newTaxIdColumns(body.tax_id, verifiesFor(caller, w.env)) : null;
   const stored = taxId && taxIdRow(taxId, caller, { type: "account", id: caller.accountId });
+  // The issuer NIF this environment has after the write (VERI*FACTU's chain and representation).
+  const nifBefore = current && issuerNifOf(current);
+  const nif = body.tax_id === undefined ? nifBefore : taxId && issuerNifOf(taxId);
   const address =
     body.address === undefined ? null : addressColumns(body.address, current?.addressLine1 ? current : null);
   const profile = {
     ...(body.simplified_invoices !== undefined && simplifiedColumns(body.simplified_invoices)),
     ...(body.legal_name !== undefined && { legalName: body.legal_name }),
     ...(body.tax_id !== undefined && (taxId ?? NO_TAX_ID)),
+    ...(body.verifactu !== undefined && representationColumns(w.env, account, body.verifactu, nif)),
     ...address,
   };
   // Only this environment's row moves: the other environment sees no change. An existing row
@@ -68,6 +75,7 @@ async function applyUpdate(w: Writer, caller: Caller, body: UpdateAccountBody): 
   if (body.default_payment_instructions !== undefined) {
     statements.push(...(await defaultsStatements(db, caller, body.default_payment_instructions)));
   }
+  if (nif && nif !== nifBefore) await refuseIssuerNifInUse(db, w.env, caller, nif);
   try {
     // One batch is one transaction: the old list is never half replaced.
     await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);

@@ -12,6 +12,7 @@ export const updateAccountRoute = route({
     tag: "Account",
     summary: "Update the account",
     responses: { 200: { description: "The updated account.", schema: accountObject } },
+    errors: ["issuer_tax_id_in_use"],
   }),
   request: { json: updateAccountBody },
   handler: async (c, { json: body }) => {

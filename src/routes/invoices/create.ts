@@ -18,6 +18,7 @@ export const createInvoiceRoute = route({
       "issue_date_before_verifactu",
       "simplified_limit_exceeded",
       "payment_terms_not_applicable",
+      "verifactu_not_ready",
     ],
   }),
   request: { json: createInvoiceBody },

@@ -20,6 +20,7 @@ export const finalizeInvoiceRoute = route({
       "issue_date_before_verifactu",
       "simplified_limit_exceeded",
       "payment_terms_not_applicable",
+      "verifactu_not_ready",
     ],
   }),
   request: { params: idParams },

@@ -22,6 +22,7 @@ describe("GET /v1/account", () => {
         tax_id: null,
         address: null,
         simplified_invoices: { limit: "400.00", basis: "art_4_1", reference: null },
+        verifactu: { representation: null },
         created_at: expect.stringMatching(ISO_TIMESTAMP),
         updated_at: expect.stringMatching(ISO_TIMESTAMP),
       });

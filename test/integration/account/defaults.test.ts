@@ -49,6 +49,7 @@ describe("PATCH /v1/account default_payment_instructions", () => {
         tax_id: null,
         address: null,
         simplified_invoices: { limit: "400.00", basis: "art_4_1", reference: null },
+        verifactu: { representation: null },
         created_at: expect.any(String),
         updated_at: expect.any(String),
       });

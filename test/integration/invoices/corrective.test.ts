@@ -5,7 +5,7 @@
  * `invoice.amended` recorded for it.
  */
 import { describe, expect, it } from "vitest";
-import { type ApiClient, client, expectStatus } from "../../helpers/api";
+import { type ApiClient, expectStatus } from "../../helpers/api";
 import { createInstruction } from "../../helpers/factories";
 import {
   customerWithAddress,
@@ -14,9 +14,9 @@ import {
   type Invoice,
   issue,
   ivaLine,
-  setProfile,
   workedLine,
 } from "../../helpers/invoices";
+import { readyLive } from "../../helpers/live-ready";
 import { dbSnapshot, expectError } from "../../helpers/security";
 import type { Event, List } from "../../helpers/types";
 
@@ -156,8 +156,7 @@ describe("corrects.invoice must be an issued invoice of the same account and env
   it("another environment's invoice is 400 corrects.invoice, and it is not amended", async () => {
     const { account, api, customer } = await esIssuer();
     const testInvoice = await issue(api, { customer: customer.id, lines: [ivaLine()] });
-    const live = client(account.liveKey);
-    await setProfile(live);
+    const live = await readyLive(account);
     const res = await live.post("/v1/invoices", {
       type: "corrective",
       corrects: { invoice: testInvoice.id, reason: "R1" },

@@ -15,15 +15,15 @@ import {
   ivaLine,
   setProfile,
 } from "../../helpers/invoices";
+import { readyLive } from "../../helpers/live-ready";
 import { expectError } from "../../helpers/security";
 import type { Customer, List } from "../../helpers/types";
 
 async function esAccount(): Promise<{ account: TestAccount; api: ApiClient; live: ApiClient }> {
   const account = await createAccount({ taxRegime: "es" });
   const api = client(account.testKey);
-  const live = client(account.liveKey);
   await setProfile(api);
-  await setProfile(live);
+  const live = await readyLive(account);
   return { account, api, live };
 }
 

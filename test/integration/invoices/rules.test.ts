@@ -21,6 +21,7 @@ import {
   setProfile,
   workedLine,
 } from "../../helpers/invoices";
+import { readyLive } from "../../helpers/live-ready";
 import { expectError } from "../../helpers/security";
 import type { Customer, PaymentInstruction } from "../../helpers/types";
 
@@ -243,8 +244,8 @@ describe("The issuer profile: an es account issues only with legal_name, tax_id 
     const res = await live.post("/v1/invoices", { customer: liveCustomer.id, lines: [ivaLine()] });
     expectError(res, 400, "account_profile_incomplete", "account.legal_name");
     // A live profile of its own is the live invoices' issuer; the test one is untouched.
-    await setProfile(live, { ...esProfile, legal_name: "Emisora Live SL" });
-    const liveInv = await issue(live, { customer: liveCustomer.id, lines: [ivaLine()] });
+    const ready = await readyLive(account, { ...esProfile, legal_name: "Emisora Live SL" });
+    const liveInv = await issue(ready, { customer: liveCustomer.id, lines: [ivaLine()] });
     expect(liveInv.issuer.name).toBe("Emisora Live SL");
     const testInv = await issue(api, { customer: customer.id, lines: [ivaLine()] });
     expect(testInv.issuer.name).toBe("Emisora Ejemplo SL");

@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { type ApiClient, client, expectStatus } from "../../helpers/api";
 import { countRows } from "../../helpers/db";
 import { createAccount } from "../../helpers/factories";
-import { esIssuer, getInvoice, type Invoice, issue, ivaLine, setProfile } from "../../helpers/invoices";
+import { esIssuer, getInvoice, type Invoice, issue, ivaLine } from "../../helpers/invoices";
+import { readyLive } from "../../helpers/live-ready";
 import { expectError } from "../../helpers/security";
 
 // 330.58 + 21 % (69.4218 → 69.42) = 400.00; 330.59 + 21 % (69.4239 → 69.42) = 400.01.
@@ -76,8 +77,7 @@ describe("The simplified-invoice limit at issuance", () => {
   it("the limit is per environment: 3000.00 in test leaves live at 400.00", async () => {
     const { account, api } = await esIssuer();
     await setLimit(api, { limit: "3000.00", basis: "art_4_2" });
-    const live = client(account.liveKey);
-    await setProfile(live);
+    const live = await readyLive(account);
     refused(await live.post("/v1/invoices", { type: "simplified", lines: OVER_400 }));
     expect((await issue(api, { type: "simplified", lines: OVER_400 })).total).toBe("400.01");
   });

@@ -15,8 +15,8 @@ import {
   type IssuerSetup,
   issue,
   ivaLine,
-  setProfile,
 } from "../../helpers/invoices";
+import { readyLive } from "../../helpers/live-ready";
 import {
   esInvoice,
   eventsAbout,
@@ -86,8 +86,7 @@ describe("POST /v1/invoices/{id}/payments: the payment object", () => {
 
   it("a live key records a live payment against a live invoice", async () => {
     const { account } = await esInvoice();
-    const live = client(account.liveKey);
-    await setProfile(live);
+    const live = await readyLive(account);
     const customer = await customerWithAddress(live);
     const invoice = await issue(live, { customer: customer.id, lines: [ivaLine("100")] });
     expect((await paid(live, invoice.id, { amount: "10.00" })).live).toBe(true);

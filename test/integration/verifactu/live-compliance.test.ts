@@ -15,7 +15,8 @@ import answerCorrect from "../../fixtures/verifactu/aeat-correcto.xml?raw";
 import { client, expectStatus, request } from "../../helpers/api";
 import { available, topUp, transactions } from "../../helpers/balance";
 import { createAccount } from "../../helpers/factories";
-import { esProfile, getInvoice, type Invoice, issue, ivaLine, setProfile } from "../../helpers/invoices";
+import { getInvoice, type Invoice, issue, ivaLine, setProfile } from "../../helpers/invoices";
+import { readyLive } from "../../helpers/live-ready";
 import { runSubmissions } from "../../helpers/verifactu";
 import { captureFetch } from "../../helpers/webhooks";
 
@@ -23,15 +24,12 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const NIF = esProfile.tax_id.value;
-
 /** A fresh es account whose Test and Live environments both have the issuer profile. */
 async function bothModes() {
   const account = await createAccount();
   const test = client(account.testKey);
-  const live = client(account.liveKey);
   await setProfile(test);
-  await setProfile(live);
+  const live = await readyLive(account);
   return { account, test, live };
 }
 
@@ -40,6 +38,8 @@ async function bothModes() {
 const LINE_OPEN = "<tikR:RespuestaLinea>";
 const LINE_CLOSE = "</tikR:RespuestaLinea>";
 function acceptedAnswer(invoice: Invoice): string {
+  // Each Live environment issues under a NIF of its own (helpers/live-ready.ts).
+  const NIF = invoice.issuer.tax_id?.value ?? "";
   const line =
     `${LINE_OPEN}<tikR:IDFactura><tik:IDEmisorFactura>${NIF}</tik:IDEmisorFactura>` +
     `<tik:NumSerieFactura>${invoice.number}</tik:NumSerieFactura>` +
