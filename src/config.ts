@@ -54,6 +54,12 @@ const configSchema = z.object({
   // Read where the registry clients are built (src/verification, src/verifactu); checked here.
   AEAT_VNIF_URL: aeatUrl,
   AEAT_VERIFACTU_URL: aeatUrl,
+  // VERI*FACTU operator: the holder of the deployment's AEAT certificate (verifactu-system.md §4).
+  VERIFACTU_OPERATOR_NIF: z
+    .string()
+    .regex(/^[0-9A-Z]{9}$/, "must be a Spanish NIF: 9 characters, uppercase, no ES prefix")
+    .optional(),
+  VERIFACTU_OPERATOR_NAME: z.string().trim().min(1).max(120).optional(),
 });
 
 export type Config = {
@@ -66,6 +72,8 @@ export type Config = {
   rateLimits: boolean;
   /** The usage debit of one issued invoice, in euro cents. */
   usagePriceInvoice: number;
+  /** Who holds the AEAT certificate and files for the accounts (its `Representante`); null: unset. */
+  verifactuOperator: { nif: string; name: string } | null;
 };
 
 /**
@@ -85,6 +93,11 @@ export function parseConfig(vars: Record<string, unknown>): Config {
   if (v.RATE_LIMITS === "off" && v.APP_ENV !== "development") {
     throw new Error("Invalid configuration: RATE_LIMITS: off is allowed only with APP_ENV=development");
   }
+  if ((v.VERIFACTU_OPERATOR_NIF === undefined) !== (v.VERIFACTU_OPERATOR_NAME === undefined)) {
+    throw new Error(
+      "Invalid configuration: VERIFACTU_OPERATOR_NIF and VERIFACTU_OPERATOR_NAME are set together or not at all",
+    );
+  }
   return {
     development: v.APP_ENV === "development",
     exposeDbMetrics: v.EXPOSE_DB_METRICS,
@@ -92,6 +105,10 @@ export function parseConfig(vars: Record<string, unknown>): Config {
     verificationRetryDelays: Object.freeze(v.VERIFICATION_RETRY_DELAYS),
     rateLimits: v.RATE_LIMITS === "on",
     usagePriceInvoice: v.USAGE_PRICE_INVOICE,
+    verifactuOperator:
+      v.VERIFACTU_OPERATOR_NIF && v.VERIFACTU_OPERATOR_NAME
+        ? { nif: v.VERIFACTU_OPERATOR_NIF, name: v.VERIFACTU_OPERATOR_NAME }
+        : null,
   };
 }
 

@@ -16,6 +16,7 @@ describe("configuration is parsed once, and a malformed value is an error", () =
       verificationRetryDelays: [60, 600, 3600, 21600],
       rateLimits: true,
       usagePriceInvoice: 10,
+      verifactuOperator: null,
     });
   });
 
@@ -33,6 +34,7 @@ describe("configuration is parsed once, and a malformed value is an error", () =
       verificationRetryDelays: [2, 4, 8, 16],
       rateLimits: true,
       usagePriceInvoice: 10,
+      verifactuOperator: null,
     });
   });
 
@@ -46,6 +48,20 @@ describe("configuration is parsed once, and a malformed value is an error", () =
       AEAT_VERIFACTU_URL: "https://prewww10.aeat.es/wlpl/TIKE-CONT/ws/SistemaFacturacion/VerifactuSOAP",
     };
     expect(parseConfig({ ...valid, ...urls })).toEqual(parseConfig(valid));
+  });
+
+  it("VERIFACTU_OPERATOR_NIF and _NAME: the certificate's holder, both or neither, the NIF well-formed", () => {
+    const operator = { VERIFACTU_OPERATOR_NIF: "B00000000", VERIFACTU_OPERATOR_NAME: " Operadora SL " };
+    expect(parseConfig({ ...valid, ...operator }).verifactuOperator).toEqual({
+      nif: "B00000000",
+      name: "Operadora SL",
+    });
+    expect(() => parseConfig({ ...valid, VERIFACTU_OPERATOR_NIF: "B00000000" })).toThrow(
+      /VERIFACTU_OPERATOR_NIF and VERIFACTU_OPERATOR_NAME are set together/,
+    );
+    expect(() => parseConfig({ ...valid, ...operator, VERIFACTU_OPERATOR_NIF: "esb00000000" })).toThrow(
+      /VERIFACTU_OPERATOR_NIF: must be a Spanish NIF/,
+    );
   });
 
   it("USAGE_PRICE_INVOICE defaults to compliance.md's 0.10 EUR, in cents", () => {
