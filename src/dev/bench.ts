@@ -27,6 +27,15 @@ export const benchRoutes = new Hono<AppEnv>()
     const row = await c.env.DB.prepare(`SELECT * FROM ${table} WHERE id = ?`).bind(c.req.param("id")).first();
     return c.json(row);
   })
+  // The template's issue date moved back (`?issue_date=`): `es` invoices cannot be issued
+  // before 2024-10-28, and 100,000 invoices at 100 a day start further back than that.
+  .post("/backdate-invoice/:id", async (c) => {
+    const date = c.req.query("issue_date") ?? "";
+    await c.env.DB.prepare("UPDATE invoices SET issue_date = ?1, due_date = date(?1, '+30 days') WHERE id = ?2")
+      .bind(date, c.req.param("id"))
+      .run();
+    return c.json({ issue_date: date });
+  })
   // Copies of one issued invoice, numbered after it: a large invoice table without issuing
   // each one. Ids keep the template's time part, so they sort with it.
   .post("/clone-invoices/:id", async (c) => {
