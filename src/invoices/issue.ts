@@ -134,7 +134,12 @@ export async function issueInvoice(
       createdAt: row.createdAt,
     });
     const events: EventSpec[] = [
-      { id: issuedId, type: "invoice.issued", object: pending, fill: issuedPaths(pending, row, record?.generatedAt) },
+      {
+        id: issuedId,
+        type: "invoice.issued",
+        object: pending,
+        fill: issuedPaths(pending, row, record?.generatedAt),
+      },
     ];
     if (ctx.corrected) {
       // The corrected invoice gains this one in `corrected_by`: its only change, ever. The

@@ -48,9 +48,13 @@ export function withRecord(
     });
   } catch (err) {
     if (!(err instanceof UnregistrableInvoice)) throw err;
-    throw new ApiError("parameter_invalid", `This invoice cannot be registered with VERI*FACTU: ${err.message}.`, {
-      param: err.param,
-    });
+    throw new ApiError(
+      "parameter_invalid",
+      `This invoice cannot be registered with VERI*FACTU: ${err.message}.`,
+      {
+        param: err.param,
+      },
+    );
   }
   const number = sql`(SELECT ${invoices.number} FROM ${invoices} WHERE ${invoices.id} = ${row.id})`;
   const record = addRecord(db, {
@@ -77,7 +81,11 @@ export function pendingCopy(row: InvoiceInsert & { verifactuRecords: RecordSumma
  * Where the API object holds what only the INSERTs know, as JSON paths with the SQL that gives
  * each value (`EventSpec.fill`): an event written in the invoice's batch shows what the row got.
  */
-export function issuedPaths(invoice: Invoice, row: InvoiceInsert, generatedAt?: SQL<string>): Record<string, SQL> {
+export function issuedPaths(
+  invoice: Invoice,
+  row: InvoiceInsert,
+  generatedAt?: SQL<string>,
+): Record<string, SQL> {
   const { number } = row;
   const paths: Record<string, SQL> = Object.fromEntries([
     ["$.number", number],

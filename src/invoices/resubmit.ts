@@ -32,7 +32,9 @@ function flagsFor(row: ServedInvoiceRow): Pick<RegistroAlta, "Subsanacion" | "Re
   const altas = (row.verifactuRecords ?? []).filter((s) => s.kind !== "cancellation");
   const held = altas.some((s) => s.status === "accepted" || s.status === "accepted_with_errors");
   if (!held) return { Subsanacion: "S", RechazoPrevio: "X" };
-  return altas.at(-1)?.status === "rejected" ? { Subsanacion: "S", RechazoPrevio: "S" } : { Subsanacion: "S" };
+  return altas.at(-1)?.status === "rejected"
+    ? { Subsanacion: "S", RechazoPrevio: "S" }
+    : { Subsanacion: "S" };
 }
 
 /**

@@ -226,7 +226,9 @@ const appliedTax = /* @__PURE__ */ z
   })
   .strict();
 
-const registrationErrors = /* @__PURE__ */ z.array(z.object({ code: z.string(), message: z.string() }).strict());
+const registrationErrors = /* @__PURE__ */ z.array(
+  z.object({ code: z.string(), message: z.string() }).strict(),
+);
 
 export const invoiceObject = /* @__PURE__ */ z
   .object({
@@ -359,7 +361,9 @@ export const invoiceObject = /* @__PURE__ */ z
                 csv: z
                   .string()
                   .nullable()
-                  .describe("AEAT's receipt (Código Seguro de Verificación) of the request that registered it."),
+                  .describe(
+                    "AEAT's receipt (Código Seguro de Verificación) of the request that registered it.",
+                  ),
                 registered_at: z
                   .string()
                   .nullable()
@@ -369,7 +373,9 @@ export const invoiceObject = /* @__PURE__ */ z
               })
               .strict(),
           )
-          .describe("Every record of the invoice, oldest first: its registration, subsanaciones and cancellation."),
+          .describe(
+            "Every record of the invoice, oldest first: its registration, subsanaciones and cancellation.",
+          ),
         cancellation: z
           .object({
             status: z.enum(["pending", "accepted", "rejected"]),
@@ -381,7 +387,9 @@ export const invoiceObject = /* @__PURE__ */ z
           })
           .strict()
           .nullable()
-          .describe("The cancellation record (RegistroAnulacion) the void of the invoice wrote; null when not voided."),
+          .describe(
+            "The cancellation record (RegistroAnulacion) the void of the invoice wrote; null when not voided.",
+          ),
       })
       .strict()
       .nullable()

@@ -13,7 +13,12 @@ import { findInvoice } from "./find";
  * One VERI*FACTU record of invoice `id` as the AEAT XML document it is sent in: `recordId`, or
  * by default the latest registration or subsanación.
  */
-export async function verifactuRecordXml(db: Database, caller: Caller, id: string, recordId?: string): Promise<string> {
+export async function verifactuRecordXml(
+  db: Database,
+  caller: Caller,
+  id: string,
+  recordId?: string,
+): Promise<string> {
   const invoice = await findInvoice(db, caller, id);
   const summaries = invoice.verifactuRecords ?? [];
   const summary = recordId
@@ -28,7 +33,12 @@ export async function verifactuRecordXml(db: Database, caller: Caller, id: strin
     );
   }
   const r = verifactuRecords;
-  const read = () => db.select().from(r).where(and(eq(r.id, summary.id), eq(r.invoiceId, invoice.id))).limit(1);
+  const read = () =>
+    db
+      .select()
+      .from(r)
+      .where(and(eq(r.id, summary.id), eq(r.invoiceId, invoice.id)))
+      .limit(1);
   let [row] = await read();
   if (!row) throw notFound("verifactu_record", summary.id);
   // Written moments ago and not sealed yet: seal its chain up to it now (deterministic, so

@@ -100,7 +100,9 @@ export async function voidInvoice(
     voidReason: body.reason,
     pdfGeneratedAt: null,
     pdfSweptAt: null,
-    verifactuRecords: cancellation ? [...(row.verifactuRecords ?? []), cancellation.summary] : row.verifactuRecords,
+    verifactuRecords: cancellation
+      ? [...(row.verifactuRecords ?? []), cancellation.summary]
+      : row.verifactuRecords,
   };
   const { results } = await writeWithEvents(
     w,

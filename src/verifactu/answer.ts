@@ -78,7 +78,8 @@ function lineOutcome(line: string, operation: string): RecordOutcome | null {
   if (state === "AceptadoConErrores") return { status: "accepted_with_errors", errors };
   if (state !== "Incorrecto") return null;
   // A cancellation AEAT already holds is ours, from a request whose answer was lost.
-  if (operation === "Anulacion" && errors[0]?.code === ALREADY_CANCELLED_CODE) return { status: "accepted", errors: [] };
+  if (operation === "Anulacion" && errors[0]?.code === ALREADY_CANCELLED_CODE)
+    return { status: "accepted", errors: [] };
   if (operation === "Alta" && errors[0]?.code === DUPLICATE_CODE)
     return duplicateOutcome(cut === -1 ? undefined : line.slice(cut), errors);
   return { status: "rejected", errors };

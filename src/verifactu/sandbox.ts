@@ -23,7 +23,10 @@ function outcome(record: ChainRecord): RecordOutcome {
     return {
       status: "rejected",
       errors: [
-        { code: "sandbox_issuer_rejected", message: `Sandbox: records of issuer ${SANDBOX_NIF} are rejected.` },
+        {
+          code: "sandbox_issuer_rejected",
+          message: `Sandbox: records of issuer ${SANDBOX_NIF} are rejected.`,
+        },
       ],
     };
   }
@@ -55,7 +58,8 @@ export const sandboxRecordRegistry: RecordRegistry = {
   name: "sandbox",
   async submit(_issuer, records, attempt = 1) {
     const steered = records.some((r) => !isAnulacion(r) && names(r, SANDBOX_INCIDENT_NIF));
-    if (steered && attempt <= UNREACHABLE_ATTEMPTS) return { kind: "unavailable", reason: "sandbox:unreachable" };
+    if (steered && attempt <= UNREACHABLE_ATTEMPTS)
+      return { kind: "unavailable", reason: "sandbox:unreachable" };
     const outcomes = records.map(outcome);
     const registered = outcomes.some((o) => o.status !== "rejected");
     return {

@@ -27,7 +27,11 @@ const inScope = (s: Scope) => and(eq(r.accountId, s.accountId), eq(r.live, s.liv
  * the same hashes, and the `hash IS NULL` guard lets the first write win. Returns how many it
  * sealed.
  */
-export async function sealChain(db: Database, scope: Scope, upTo?: { nif: string; seq: number }): Promise<number> {
+export async function sealChain(
+  db: Database,
+  scope: Scope,
+  upTo?: { nif: string; seq: number },
+): Promise<number> {
   const rows = await db
     .select()
     .from(r)
@@ -62,7 +66,13 @@ export async function sealChain(db: Database, scope: Scope, upTo?: { nif: string
         .update(r)
         .set({ record: sealed, hash: sealed.Huella })
         .where(and(eq(r.id, row.id), isNull(r.hash))),
-      updateSummary(db, row.invoiceId, row.position, { hash: sealed.Huella, previous_hash: previousHash }, row.kind),
+      updateSummary(
+        db,
+        row.invoiceId,
+        row.position,
+        { hash: sealed.Huella, previous_hash: previousHash },
+        row.kind,
+      ),
     );
     previous = { IDFactura: recordId(sealed), Huella: sealed.Huella };
     at = { nif: row.issuerNif, seq: row.seq };
@@ -83,6 +93,10 @@ function seal(
 }
 
 /** Seals the environment's records up to and including `upTo`, however many come before it. */
-export async function sealThrough(db: Database, scope: Scope, upTo: { nif: string; seq: number }): Promise<void> {
+export async function sealThrough(
+  db: Database,
+  scope: Scope,
+  upTo: { nif: string; seq: number },
+): Promise<void> {
   while ((await sealChain(db, scope, upTo)) === SEAL_BATCH) {}
 }

@@ -1,6 +1,12 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { accountEnvironments, invoices, type ServedInvoiceRow, type VerifactuRecordRow, verifactuRecords } from "../db/schema";
+import {
+  accountEnvironments,
+  invoices,
+  type ServedInvoiceRow,
+  type VerifactuRecordRow,
+  verifactuRecords,
+} from "../db/schema";
 import { type EventSpec, type Writer, writeWithEvents } from "../events/write";
 import { serializeInvoice } from "../invoices/serialize";
 import { updateSummary } from "./chain";
@@ -52,9 +58,11 @@ export async function settleRecords(
     statements[`r${i}`] = w.db
       .update(r)
       .set({ status: outcome.status, errors: outcome.errors })
-      .where(and(eq(r.id, row.id), eq(r.status, "pending")))
+      .where(and(eq(r.id, row.id), eq(r.status, "pending")));
     statements[`s${i}`] = updateSummary(w.db, row.invoiceId, row.position, change, row.kind);
-    const summaries = (invoice.verifactuRecords ?? []).map((s, p) => (p === row.position ? { ...s, ...change } : s));
+    const summaries = (invoice.verifactuRecords ?? []).map((s, p) =>
+      p === row.position ? { ...s, ...change } : s,
+    );
     const status = row.kind === "cancellation" ? invoice.verifactuStatus : outcome.status;
     events.push({
       type: eventType(row, outcome.status),
@@ -66,7 +74,9 @@ export async function settleRecords(
     statements.accepted = w.db
       .update(accountEnvironments)
       .set({ verifactuLastAcceptedAt: Date.parse(submittedAt) })
-      .where(and(eq(accountEnvironments.accountId, w.scope.accountId), eq(accountEnvironments.live, w.scope.live)));
+      .where(
+        and(eq(accountEnvironments.accountId, w.scope.accountId), eq(accountEnvironments.live, w.scope.live)),
+      );
   }
   await writeWithEvents(w, statements, ...events);
 }

@@ -126,13 +126,14 @@ export async function request<M extends string, P extends string>(
  * @example
  * const api = client(account.testKey);
  * const res = await api.get(`/v1/customers/${id}`); // res.body: Customer
+ * const ready = client(account.liveKey, liveReadyBindings); // this Worker's bindings changed
  */
-export function client(key: string) {
+export function client(key: string, bindings?: Env) {
   return {
-    get: <P extends string>(path: P) => request("GET", path, undefined, { key }),
-    post: <P extends string>(path: P, body?: unknown) => request("POST", path, body, { key }),
-    patch: <P extends string>(path: P, body?: unknown) => request("PATCH", path, body, { key }),
-    del: <P extends string>(path: P) => request("DELETE", path, undefined, { key }),
+    get: <P extends string>(path: P) => request("GET", path, undefined, { key, bindings }),
+    post: <P extends string>(path: P, body?: unknown) => request("POST", path, body, { key, bindings }),
+    patch: <P extends string>(path: P, body?: unknown) => request("PATCH", path, body, { key, bindings }),
+    del: <P extends string>(path: P) => request("DELETE", path, undefined, { key, bindings }),
   };
 }
 

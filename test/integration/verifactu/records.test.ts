@@ -8,14 +8,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { recordHash } from "../../../src/verifactu/hash";
 import { client } from "../../helpers/api";
 import { createAccount, createCustomer } from "../../helpers/factories";
-import {
-  customerWithAddress,
-  esProfile,
-  type Invoice,
-  issue,
-  ivaLine,
-  setProfile,
-} from "../../helpers/invoices";
+import { customerWithAddress, type Invoice, issue, ivaLine, setProfile } from "../../helpers/invoices";
 import { readyLive } from "../../helpers/live-ready";
 import { listEvents } from "../../helpers/reads";
 import { dbSnapshot, expectError } from "../../helpers/security";
