@@ -88,6 +88,17 @@ export default defineConfig({
           SHARDS: "DB,DB_2",
           // Tests read each request's D1 cost from the D1-Rows-Read header.
           EXPOSE_DB_METRICS: "true",
+          // A VERI*FACTU producer identity, as production configures it (APP_ENV stays
+          // "production"), so that Live flows have one (src/verifactu/software.ts).
+          VERIFACTU_PRODUCER_NAME: "Productora de Pruebas SL",
+          VERIFACTU_PRODUCER_NIF: "B87654323",
+          VERIFACTU_SYSTEM_NAME: "invoicing-api",
+          VERIFACTU_SYSTEM_ID: "IT",
+          VERIFACTU_SYSTEM_VERSION: "0.1.0-test",
+          VERIFACTU_INSTALLATION_NUMBER: "test-1",
+          VERIFACTU_PRODUCER_ADDRESS: "Calle de las Pruebas 1, 28001 Madrid, España",
+          VERIFACTU_DECLARATION_PLACE: "Madrid, España",
+          VERIFACTU_DECLARATION_DATE: "2026-01-15",
           TEST_MIGRATIONS: await readD1Migrations(fileURLToPath(new URL("./migrations", import.meta.url))),
           // What wrangler.toml configures, for the test that Retry-After matches it.
           TEST_WRANGLER_RATE_LIMITS: ratelimits,

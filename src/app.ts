@@ -27,6 +27,7 @@ export function createApp(extend?: (app: Hono<AppEnv>) => void) {
 
   // After CORS, so that a browser can read the 429 too.
   app.use("/v1/tax-regimes/*", catalogCors, limitCatalog);
+  app.use("/v1/verifactu/declaration", catalogCors, limitCatalog);
   mount(
     app,
     ROUTES.filter((r) => r.public),

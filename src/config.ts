@@ -1,4 +1,5 @@
 import * as z from "zod";
+import type { SistemaInformatico } from "./contracts/verifactu-record";
 
 // Queues refuse a delay above 12 hours.
 const MAX_QUEUE_DELAY_SECONDS = 43_200;
@@ -39,6 +40,52 @@ const flag = z.enum(["true", "false"]).transform((v) => v === "true");
 /** Another AEAT endpoint (a seal certificate's, pre-production): HTTPS, as the mTLS binding needs. */
 const aeatUrl = z.url({ protocol: /^https$/, error: "must be an https:// URL" }).optional();
 
+/**
+ * A VERI*FACTU identity variable: trimmed (AEAT trims what it stores), at most `max` characters
+ * (the XSD type of its `SistemaInformaticoType` element), and `valid` when given; empty is unset.
+ */
+const identityText = (max: number, valid?: (s: string) => boolean, message?: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, `must be at most ${max} characters`)
+    .refine((s) => !s || !valid || valid(s), message)
+    .optional();
+
+const isDate = (s: string) =>
+  /^\d{4}-\d\d-\d\d$/.test(s) && new Date(Date.parse(s) || 0).toISOString().startsWith(s);
+
+/**
+ * The software producer's identity, as every record's `SistemaInformatico` carries it and the
+ * declaración responsable states it (Orden HAC/1177/2024 art. 15.1: items a-c, h-j and l).
+ * Lengths from test/fixtures/verifactu-xsd/SuministroInformacion.xsd `SistemaInformaticoType`.
+ * All set or none: unset, Test records carry a development placeholder and Live has none
+ * (src/verifactu/software.ts).
+ */
+const IDENTITY = {
+  VERIFACTU_PRODUCER_NAME: identityText(120),
+  // NIFType is 9 characters; the control character is checked by src/verifactu/software.ts
+  // with the Spanish NIF check of src/tax-ids (this floor cannot import it).
+  VERIFACTU_PRODUCER_NIF: identityText(
+    9,
+    (s) => /^[A-Z0-9]{9}$/.test(s),
+    "must be a Spanish NIF: 9 upper-case letters and digits",
+  ),
+  VERIFACTU_SYSTEM_NAME: identityText(30),
+  // AEAT VAL §3.1.5: exactly 2 characters, upper-case letters (not Ñ) or digits.
+  VERIFACTU_SYSTEM_ID: identityText(2, (s) => /^[A-Z0-9]{2}$/.test(s), "must be 2 characters, A-Z or 0-9"),
+  VERIFACTU_SYSTEM_VERSION: identityText(50),
+  VERIFACTU_INSTALLATION_NUMBER: identityText(100),
+  // Art. 15.1.j: the producer's full postal address (no XSD field; 300 is ours).
+  VERIFACTU_PRODUCER_ADDRESS: identityText(300),
+  // Art. 15.1.l: where ("Madrid, España": locality, then country) and when the producer signed.
+  VERIFACTU_DECLARATION_PLACE: identityText(120),
+  VERIFACTU_DECLARATION_DATE: identityText(10, isDate, "must be a date, YYYY-MM-DD"),
+};
+
+/** The development placeholder's NIF (a well-formed DNI of nobody): refused in production. */
+export const PLACEHOLDER_NIF = "00000000T";
+
 const configSchema = z.object({
   /** `development` only under `npm start`: loopback webhook URLs and the bench floors. */
   APP_ENV: z.enum(["production", "development"]),
@@ -60,7 +107,19 @@ const configSchema = z.object({
     .regex(/^[0-9A-Z]{9}$/, "must be a Spanish NIF: 9 characters, uppercase, no ES prefix")
     .optional(),
   VERIFACTU_OPERATOR_NAME: z.string().trim().min(1).max(120).optional(),
+  ...IDENTITY,
 });
+
+type UseFlags = "TipoUsoPosibleSoloVerifactu" | "TipoUsoPosibleMultiOT" | "IndicadorMultiplesOT";
+
+/** The configured software identity and the rest of its declaration (art. 15.1.j, l). */
+export type VerifactuIdentity = {
+  software: Omit<SistemaInformatico, UseFlags>;
+  address: string;
+  place: string;
+  /** YYYY-MM-DD. */
+  date: string;
+};
 
 export type Config = {
   development: boolean;
@@ -74,6 +133,8 @@ export type Config = {
   usagePriceInvoice: number;
   /** Who holds the AEAT certificate and files for the accounts (its `Representante`); null: unset. */
   verifactuOperator: { nif: string; name: string } | null;
+  /** The VERI*FACTU software identity (src/verifactu/software.ts); null: the `VERIFACTU_` variables unset. */
+  verifactuSoftware: VerifactuIdentity | null;
 };
 
 /**
@@ -98,8 +159,17 @@ export function parseConfig(vars: Record<string, unknown>): Config {
       "Invalid configuration: VERIFACTU_OPERATOR_NIF and VERIFACTU_OPERATOR_NAME are set together or not at all",
     );
   }
+  const development = v.APP_ENV === "development";
+  const names = Object.keys(IDENTITY) as (keyof typeof IDENTITY)[];
+  const unset = names.filter((name) => !v[name]);
+  if (unset.length > 0 && unset.length < names.length) {
+    throw new Error(`Invalid configuration: ${unset[0]}: must be set with the other VERIFACTU_ variables`);
+  }
+  if (v.VERIFACTU_PRODUCER_NIF === PLACEHOLDER_NIF && !development) {
+    throw new Error("Invalid configuration: VERIFACTU_PRODUCER_NIF: the development placeholder");
+  }
   return {
-    development: v.APP_ENV === "development",
+    development,
     exposeDbMetrics: v.EXPOSE_DB_METRICS,
     webhookRetryDelays: Object.freeze(v.WEBHOOK_RETRY_DELAYS),
     verificationRetryDelays: Object.freeze(v.VERIFICATION_RETRY_DELAYS),
@@ -109,6 +179,21 @@ export function parseConfig(vars: Record<string, unknown>): Config {
       v.VERIFACTU_OPERATOR_NIF && v.VERIFACTU_OPERATOR_NAME
         ? { nif: v.VERIFACTU_OPERATOR_NIF, name: v.VERIFACTU_OPERATOR_NAME }
         : null,
+    verifactuSoftware: unset.length
+      ? null
+      : {
+          software: {
+            NombreRazon: v.VERIFACTU_PRODUCER_NAME!,
+            NIF: v.VERIFACTU_PRODUCER_NIF!,
+            NombreSistemaInformatico: v.VERIFACTU_SYSTEM_NAME!,
+            IdSistemaInformatico: v.VERIFACTU_SYSTEM_ID!,
+            Version: v.VERIFACTU_SYSTEM_VERSION!,
+            NumeroInstalacion: v.VERIFACTU_INSTALLATION_NUMBER!,
+          },
+          address: v.VERIFACTU_PRODUCER_ADDRESS!,
+          place: v.VERIFACTU_DECLARATION_PLACE!,
+          date: v.VERIFACTU_DECLARATION_DATE!,
+        },
   };
 }
 

@@ -17,6 +17,14 @@ export interface paths {
     /** Retrieve a tax regime */
     get: operations["retrieveTaxRegime"];
   };
+  "/v1/verifactu/declaration": {
+    /** Retrieve the declaración responsable */
+    get: operations["retrieveDeclaraciNResponsable"];
+  };
+  "/v1/verifactu/status": {
+    /** Retrieve the VERI*FACTU sending status */
+    get: operations["retrieveVERIFACTUSendingStatus"];
+  };
   "/v1/customers": {
     /** List customers */
     get: operations["listCustomers"];
@@ -118,6 +126,14 @@ export interface paths {
   "/v1/invoices/{id}/verifactu-record": {
     /** Retrieve an invoice's VERI*FACTU record */
     get: operations["retrieveInvoiceVERIFACTURecord"];
+  };
+  "/v1/invoices/{id}/verifactu-records/{record}": {
+    /** Retrieve one of an invoice's VERI*FACTU records */
+    get: operations["retrieveOneInvoiceVERIFACTURecords"];
+  };
+  "/v1/invoices/{id}/verifactu/resubmit": {
+    /** Resubmit an invoice's VERI*FACTU record (subsanación) */
+    post: operations["resubmitInvoiceVERIFACTURecord"];
   };
   "/v1/invoices/{id}/pdf": {
     /** Download an invoice's PDF */
@@ -293,6 +309,34 @@ export interface webhooks {
      */
     post: operations["webhook:invoice.verifactu_registration.rejected"];
   };
+  "invoice.verifactu_cancellation.accepted": {
+    /**
+     * invoice.verifactu_cancellation.accepted
+     * @description Delivered to every enabled event destination of the event's account and environment that subscribes to its type: a `POST` with the thin event as JSON. Verify `Service-Signature` before trusting the body, dedupe by event `id` (delivery is at least once and unordered), and retrieve the event (`GET /v1/events/{id}`) for its `data` snapshot or the related object for its current state. Any 2xx within 10 seconds acknowledges; anything else is retried, at most 5 attempts.
+     */
+    post: operations["webhook:invoice.verifactu_cancellation.accepted"];
+  };
+  "invoice.verifactu_cancellation.rejected": {
+    /**
+     * invoice.verifactu_cancellation.rejected
+     * @description Delivered to every enabled event destination of the event's account and environment that subscribes to its type: a `POST` with the thin event as JSON. Verify `Service-Signature` before trusting the body, dedupe by event `id` (delivery is at least once and unordered), and retrieve the event (`GET /v1/events/{id}`) for its `data` snapshot or the related object for its current state. Any 2xx within 10 seconds acknowledges; anything else is retried, at most 5 attempts.
+     */
+    post: operations["webhook:invoice.verifactu_cancellation.rejected"];
+  };
+  "verifactu.incident.opened": {
+    /**
+     * verifactu.incident.opened
+     * @description Delivered to every enabled event destination of the event's account and environment that subscribes to its type: a `POST` with the thin event as JSON. Verify `Service-Signature` before trusting the body, dedupe by event `id` (delivery is at least once and unordered), and retrieve the event (`GET /v1/events/{id}`) for its `data` snapshot or the related object for its current state. Any 2xx within 10 seconds acknowledges; anything else is retried, at most 5 attempts.
+     */
+    post: operations["webhook:verifactu.incident.opened"];
+  };
+  "verifactu.incident.closed": {
+    /**
+     * verifactu.incident.closed
+     * @description Delivered to every enabled event destination of the event's account and environment that subscribes to its type: a `POST` with the thin event as JSON. Verify `Service-Signature` before trusting the body, dedupe by event `id` (delivery is at least once and unordered), and retrieve the event (`GET /v1/events/{id}`) for its `data` snapshot or the related object for its current state. Any 2xx within 10 seconds acknowledges; anything else is retried, at most 5 attempts.
+     */
+    post: operations["webhook:verifactu.incident.closed"];
+  };
   "invoice.pdf.generated": {
     /**
      * invoice.pdf.generated
@@ -343,7 +387,7 @@ export interface components {
          * @description What went wrong, for programs to branch on; each operation lists its codes per status.
          * @enum {string}
          */
-        code: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid" | "account_profile_incomplete" | "customer_address_required" | "series_mismatch" | "issue_date_out_of_order" | "issue_date_before_verifactu" | "simplified_limit_exceeded" | "payment_terms_not_applicable" | "payment_exceeds_amount_remaining" | "idempotency_key_reused" | "destination_limit_reached" | "api_key_missing" | "api_key_invalid" | "resource_missing" | "resource_conflict" | "invoice_prefix_taken" | "invoice_prefix_locked" | "resource_in_use" | "idempotency_key_in_use" | "invoice_not_draft" | "invoice_not_payable" | "payment_not_applicable" | "invoice_not_voidable" | "invoice_has_payments" | "invoice_corrected" | "request_too_large" | "unsupported_media_type" | "rate_limited" | "api_error" | "account_moving";
+        code: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid" | "account_profile_incomplete" | "customer_address_required" | "series_mismatch" | "issue_date_out_of_order" | "issue_date_before_verifactu" | "simplified_limit_exceeded" | "payment_terms_not_applicable" | "payment_exceeds_amount_remaining" | "idempotency_key_reused" | "destination_limit_reached" | "api_key_missing" | "api_key_invalid" | "resource_missing" | "resource_conflict" | "invoice_prefix_taken" | "invoice_prefix_locked" | "resource_in_use" | "idempotency_key_in_use" | "invoice_not_draft" | "invoice_not_payable" | "payment_not_applicable" | "invoice_not_voidable" | "invoice_has_payments" | "invoice_corrected" | "verifactu_not_resubmittable" | "verifactu_not_ready" | "issuer_tax_id_in_use" | "verifactu_declaration_unavailable" | "request_too_large" | "unsupported_media_type" | "rate_limited" | "api_error" | "account_moving";
         /** @description What went wrong, for people; its wording may change. */
         message: string;
         /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
@@ -447,6 +491,14 @@ export interface components {
         basis: "art_4_1" | "art_4_2" | "aeat_authorisation";
         reference: string | null;
       };
+      verifactu: {
+        representation: ({
+          /** @enum {string} */
+          type: "own_certificate" | "apoderamiento" | "colaboracion_social";
+          granted_on: string;
+          reference: string;
+        }) | null;
+      };
       /** @description ISO 8601 timestamp, UTC. */
       created_at: string;
       /** @description ISO 8601 timestamp, UTC. */
@@ -457,7 +509,7 @@ export interface components {
       /** @constant */
       object: "event";
       /** @enum {string} */
-      type: "customer.created" | "customer.updated" | "customer.deleted" | "payment_instruction.created" | "payment_instruction.updated" | "payment_instruction.deleted" | "tax_id.verification.completed" | "tax_id.verification.failed" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.issued" | "invoice.amended" | "invoice.paid" | "invoice.voided" | "invoice.overdue" | "invoice.verifactu_registration.accepted" | "invoice.verifactu_registration.accepted_with_errors" | "invoice.verifactu_registration.rejected" | "invoice.pdf.generated" | "payment.created" | "payment.deleted" | "billing.balance_transaction.created" | "event_destination.ping";
+      type: "customer.created" | "customer.updated" | "customer.deleted" | "payment_instruction.created" | "payment_instruction.updated" | "payment_instruction.deleted" | "tax_id.verification.completed" | "tax_id.verification.failed" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.issued" | "invoice.amended" | "invoice.paid" | "invoice.voided" | "invoice.overdue" | "invoice.verifactu_registration.accepted" | "invoice.verifactu_registration.accepted_with_errors" | "invoice.verifactu_registration.rejected" | "invoice.verifactu_cancellation.accepted" | "invoice.verifactu_cancellation.rejected" | "verifactu.incident.opened" | "verifactu.incident.closed" | "invoice.pdf.generated" | "payment.created" | "payment.deleted" | "billing.balance_transaction.created" | "event_destination.ping";
       live: boolean;
       /** @description ISO 8601 timestamp, UTC. */
       created_at: string;
@@ -476,7 +528,7 @@ export interface components {
       /** @constant */
       object: "event";
       /** @enum {string} */
-      type: "customer.created" | "customer.updated" | "customer.deleted" | "payment_instruction.created" | "payment_instruction.updated" | "payment_instruction.deleted" | "tax_id.verification.completed" | "tax_id.verification.failed" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.issued" | "invoice.amended" | "invoice.paid" | "invoice.voided" | "invoice.overdue" | "invoice.verifactu_registration.accepted" | "invoice.verifactu_registration.accepted_with_errors" | "invoice.verifactu_registration.rejected" | "invoice.pdf.generated" | "payment.created" | "payment.deleted" | "billing.balance_transaction.created" | "event_destination.ping";
+      type: "customer.created" | "customer.updated" | "customer.deleted" | "payment_instruction.created" | "payment_instruction.updated" | "payment_instruction.deleted" | "tax_id.verification.completed" | "tax_id.verification.failed" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.issued" | "invoice.amended" | "invoice.paid" | "invoice.voided" | "invoice.overdue" | "invoice.verifactu_registration.accepted" | "invoice.verifactu_registration.accepted_with_errors" | "invoice.verifactu_registration.rejected" | "invoice.verifactu_cancellation.accepted" | "invoice.verifactu_cancellation.rejected" | "verifactu.incident.opened" | "verifactu.incident.closed" | "invoice.pdf.generated" | "payment.created" | "payment.deleted" | "billing.balance_transaction.created" | "event_destination.ping";
       live: boolean;
       /** @description ISO 8601 timestamp, UTC. */
       created_at: string;
@@ -625,7 +677,7 @@ export interface components {
       notes: string | null;
       voided_at: string | null;
       void_reason: string | null;
-      /** @description The VERI*FACTU registration record (es accounts); null on global accounts. */
+      /** @description The VERI*FACTU records (es accounts): the top level is the latest registration or subsanación; null on global accounts and drafts. */
       verifactu: ({
         /** @enum {string} */
         status: "pending" | "accepted" | "accepted_with_errors" | "rejected";
@@ -641,6 +693,44 @@ export interface components {
             code: string;
             message: string;
           }[];
+        /** @description Every record of the invoice, oldest first: its registration, subsanaciones and cancellation. */
+        records: ({
+            id: string;
+            /** @enum {string} */
+            kind: "registration" | "subsanacion" | "cancellation";
+            /** @enum {string} */
+            status: "pending" | "accepted" | "accepted_with_errors" | "rejected";
+            hash: string | null;
+            previous_hash: string | null;
+            /** @description ISO 8601 timestamp, UTC. */
+            generated_at: string;
+            /** @description When the request that got the record's verdict was sent. */
+            submitted_at: string | null;
+            /** @description AEAT's receipt (Código Seguro de Verificación) of the request that registered it. */
+            csv: string | null;
+            /** @description AEAT's presentation time (TimestampPresentacion), as AEAT gave it. */
+            registered_at: string | null;
+            errors: {
+                code: string;
+                message: string;
+              }[];
+            /** @description Where this record's XML is served. */
+            url: string;
+          })[];
+        /** @description The cancellation record (RegistroAnulacion) the void of the invoice wrote; null when not voided. */
+        cancellation: ({
+          /** @enum {string} */
+          status: "pending" | "accepted" | "rejected";
+          hash: string | null;
+          previous_hash: string | null;
+          /** @description ISO 8601 timestamp, UTC. */
+          generated_at: string;
+          csv: string | null;
+          errors: {
+              code: string;
+              message: string;
+            }[];
+        }) | null;
       }) | null;
       /** @description ISO 8601 timestamp, UTC. */
       created_at: string;
@@ -1007,6 +1097,305 @@ export interface operations {
                * @enum {string}
                */
               code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `api_error` */
+      500: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  /** Retrieve the declaración responsable */
+  retrieveDeclaraciNResponsable: {
+    responses: {
+      /** @description The software producer's declaración responsable (Orden HAC/1177/2024 art. 15): items a) to l), with the values every VERI*FACTU record carries. With `Accept: application/pdf`, the same declaration as a PDF. */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            object: "verifactu_declaration";
+            /** @description «DECLARACIÓN RESPONSABLE DEL SISTEMA INFORMÁTICO DE FACTURACIÓN» (art. 15.1). */
+            title: string;
+            /** @description Orden HAC/1177/2024, article 15. */
+            legal_basis: string;
+            /** @description True only under `npm start` without a configured identity: no producer's declaration. */
+            development_placeholder: boolean;
+            /** @description The `SistemaInformatico` block every VERI*FACTU record of this deployment carries. */
+            sistema_informatico: {
+              NombreRazon: string;
+              NIF: string;
+              NombreSistemaInformatico: string;
+              IdSistemaInformatico: string;
+              Version: string;
+              NumeroInstalacion: string;
+              /** @enum {string} */
+              TipoUsoPosibleSoloVerifactu: "S" | "N";
+              /** @enum {string} */
+              TipoUsoPosibleMultiOT: "S" | "N";
+              /** @enum {string} */
+              IndicadorMultiplesOT: "S" | "N";
+            };
+            /** @description Items a) to l) of art. 15.1, in that order. */
+            items: {
+                /** @description The letter of Orden HAC/1177/2024 art. 15.1, `a` to `l`. */
+                item: string;
+                /** @description The text that precedes the datum (art. 15.1), in Spanish. */
+                label: string;
+                value: string;
+              }[];
+          };
+        };
+      };
+      /** @description `parameter_unknown` */
+      400: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_unknown";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `verifactu_declaration_unavailable` */
+      409: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "verifactu_declaration_unavailable";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `api_error` */
+      500: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  /** Retrieve the VERI*FACTU sending status */
+  retrieveVERIFACTUSendingStatus: {
+    responses: {
+      /** @description How the environment's records are being sent to the registry. */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            object: "verifactu_status";
+            live: boolean;
+            /** @description Records generated and not yet answered by the registry. */
+            pending: number;
+            /** @description When the oldest of them was generated. */
+            oldest_pending_at: string | null;
+            /** @description Since when sending fails (an incident, Orden HAC/1177/2024 art. 16.4); null when it does not. */
+            incident_since: string | null;
+            /** @description When the registry last accepted one of the records. */
+            last_accepted_at: string | null;
+          };
+        };
+      };
+      /** @description `parameter_unknown` */
+      400: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_unknown";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `api_key_missing`, `api_key_invalid` */
+      401: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
               /** @description What went wrong, for people; its wording may change. */
               message: string;
               /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
@@ -3491,6 +3880,15 @@ export interface operations {
             basis: "art_4_1" | "art_4_2" | "aeat_authorisation";
             reference?: string | null;
           }) | null;
+          /** @description es accounts: how the deployment's AEAT certificate may file this environment's VERI*FACTU records (docs/going-live-spain.md). own_certificate only when the account's NIF is the operator's; apoderamiento or colaboracion_social otherwise, granted_on (YYYY-MM-DD, not in the future) and the grant's reference (1-200 characters, trimmed). null clears it. */
+          verifactu?: {
+            representation: ({
+              /** @enum {string} */
+              type: "own_certificate" | "apoderamiento" | "colaboracion_social";
+              granted_on: string;
+              reference: string;
+            }) | null;
+          };
         };
       };
     };
@@ -3551,6 +3949,34 @@ export interface operations {
                * @enum {string}
                */
               code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `issuer_tax_id_in_use` */
+      409: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "issuer_tax_id_in_use";
               /** @description What went wrong, for people; its wording may change. */
               message: string;
               /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
@@ -3712,7 +4138,7 @@ export interface operations {
         limit?: components["parameters"]["Limit"];
         starting_after?: components["parameters"]["StartingAfter"];
         ending_before?: components["parameters"]["EndingBefore"];
-        type?: "customer.created" | "customer.updated" | "customer.deleted" | "payment_instruction.created" | "payment_instruction.updated" | "payment_instruction.deleted" | "tax_id.verification.completed" | "tax_id.verification.failed" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.issued" | "invoice.amended" | "invoice.paid" | "invoice.voided" | "invoice.overdue" | "invoice.verifactu_registration.accepted" | "invoice.verifactu_registration.accepted_with_errors" | "invoice.verifactu_registration.rejected" | "invoice.pdf.generated" | "payment.created" | "payment.deleted" | "billing.balance_transaction.created" | "event_destination.ping";
+        type?: "customer.created" | "customer.updated" | "customer.deleted" | "payment_instruction.created" | "payment_instruction.updated" | "payment_instruction.deleted" | "tax_id.verification.completed" | "tax_id.verification.failed" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.issued" | "invoice.amended" | "invoice.paid" | "invoice.voided" | "invoice.overdue" | "invoice.verifactu_registration.accepted" | "invoice.verifactu_registration.accepted_with_errors" | "invoice.verifactu_registration.rejected" | "invoice.verifactu_cancellation.accepted" | "invoice.verifactu_cancellation.rejected" | "verifactu.incident.opened" | "verifactu.incident.closed" | "invoice.pdf.generated" | "payment.created" | "payment.deleted" | "billing.balance_transaction.created" | "event_destination.ping";
         /** @description Every event about one object: an id such as `inv_…` or `cus_…`. */
         related_object?: string;
       };
@@ -4164,7 +4590,7 @@ export interface operations {
         "application/json": {
           name: string;
           url: string;
-          enabled_events: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_instruction.created" | "payment_instruction.updated" | "payment_instruction.deleted" | "tax_id.verification.completed" | "tax_id.verification.failed" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.issued" | "invoice.amended" | "invoice.paid" | "invoice.voided" | "invoice.overdue" | "invoice.verifactu_registration.accepted" | "invoice.verifactu_registration.accepted_with_errors" | "invoice.verifactu_registration.rejected" | "invoice.pdf.generated" | "payment.created" | "payment.deleted" | "billing.balance_transaction.created" | "event_destination.ping")[];
+          enabled_events: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_instruction.created" | "payment_instruction.updated" | "payment_instruction.deleted" | "tax_id.verification.completed" | "tax_id.verification.failed" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.issued" | "invoice.amended" | "invoice.paid" | "invoice.voided" | "invoice.overdue" | "invoice.verifactu_registration.accepted" | "invoice.verifactu_registration.accepted_with_errors" | "invoice.verifactu_registration.rejected" | "invoice.verifactu_cancellation.accepted" | "invoice.verifactu_cancellation.rejected" | "verifactu.incident.opened" | "verifactu.incident.closed" | "invoice.pdf.generated" | "payment.created" | "payment.deleted" | "billing.balance_transaction.created" | "event_destination.ping")[];
         };
       };
     };
@@ -4828,7 +5254,7 @@ export interface operations {
         "application/json": {
           name?: string;
           url?: string;
-          enabled_events?: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_instruction.created" | "payment_instruction.updated" | "payment_instruction.deleted" | "tax_id.verification.completed" | "tax_id.verification.failed" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.issued" | "invoice.amended" | "invoice.paid" | "invoice.voided" | "invoice.overdue" | "invoice.verifactu_registration.accepted" | "invoice.verifactu_registration.accepted_with_errors" | "invoice.verifactu_registration.rejected" | "invoice.pdf.generated" | "payment.created" | "payment.deleted" | "billing.balance_transaction.created" | "event_destination.ping")[];
+          enabled_events?: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_instruction.created" | "payment_instruction.updated" | "payment_instruction.deleted" | "tax_id.verification.completed" | "tax_id.verification.failed" | "invoice.created" | "invoice.updated" | "invoice.deleted" | "invoice.issued" | "invoice.amended" | "invoice.paid" | "invoice.voided" | "invoice.overdue" | "invoice.verifactu_registration.accepted" | "invoice.verifactu_registration.accepted_with_errors" | "invoice.verifactu_registration.rejected" | "invoice.verifactu_cancellation.accepted" | "invoice.verifactu_cancellation.rejected" | "verifactu.incident.opened" | "verifactu.incident.closed" | "invoice.pdf.generated" | "payment.created" | "payment.deleted" | "billing.balance_transaction.created" | "event_destination.ping")[];
         };
       };
     };
@@ -6952,7 +7378,7 @@ export interface operations {
           };
         };
       };
-      /** @description `idempotency_key_in_use` */
+      /** @description `idempotency_key_in_use`, `verifactu_not_ready` */
       409: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];
@@ -6969,7 +7395,7 @@ export interface operations {
                * @description What went wrong, for programs to branch on; each operation lists its codes per status.
                * @enum {string}
                */
-              code: "idempotency_key_in_use";
+              code: "idempotency_key_in_use" | "verifactu_not_ready";
               /** @description What went wrong, for people; its wording may change. */
               message: string;
               /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
@@ -7989,7 +8415,7 @@ export interface operations {
           };
         };
       };
-      /** @description `idempotency_key_in_use`, `invoice_not_draft` */
+      /** @description `idempotency_key_in_use`, `invoice_not_draft`, `verifactu_not_ready` */
       409: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];
@@ -8006,7 +8432,7 @@ export interface operations {
                * @description What went wrong, for programs to branch on; each operation lists its codes per status.
                * @enum {string}
                */
-              code: "idempotency_key_in_use" | "invoice_not_draft";
+              code: "idempotency_key_in_use" | "invoice_not_draft" | "verifactu_not_ready";
               /** @description What went wrong, for people; its wording may change. */
               message: string;
               /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
@@ -8311,6 +8737,449 @@ export interface operations {
                * @enum {string}
                */
               code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  /** Retrieve one of an invoice's VERI*FACTU records */
+  retrieveOneInvoiceVERIFACTURecords: {
+    parameters: {
+      path: {
+        /** @description The object's id. */
+        id: string;
+        /** @description The object's id. */
+        record: string;
+      };
+    };
+    responses: {
+      /** @description A registration, subsanación or cancellation record of the invoice (its `verifactu.records[].url`), as the AEAT XML document it is sent in. */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/xml": unknown;
+        };
+      };
+      /** @description `parameter_unknown` */
+      400: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_unknown";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `api_key_missing`, `api_key_invalid` */
+      401: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `resource_missing` */
+      404: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `api_error` */
+      500: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  /** Resubmit an invoice's VERI*FACTU record (subsanación) */
+  resubmitInvoiceVERIFACTURecord: {
+    parameters: {
+      header?: {
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The object's id. */
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The invoice with `verifactu.status` pending: a new registration record of it (Subsanacion S, and RechazoPrevio as AEAT's rules say) joined its chain and goes to the registry. Only a rejected or accepted-with-errors registration can be resubmitted. */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+        };
+        content: {
+          "application/json": components["schemas"]["Invoice"];
+        };
+      };
+      /** @description `parameter_invalid`, `parameter_unknown`, `json_invalid`, `idempotency_key_reused` */
+      400: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_invalid" | "parameter_unknown" | "json_invalid" | "idempotency_key_reused";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `api_key_missing`, `api_key_invalid` */
+      401: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `resource_missing` */
+      404: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `idempotency_key_in_use`, `verifactu_not_resubmittable` */
+      409: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "idempotency_key_in_use" | "verifactu_not_resubmittable";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `request_too_large` */
+      413: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "request_too_large";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `unsupported_media_type` */
+      415: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "unsupported_media_type";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `api_error` */
+      500: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `account_moving` */
+      503: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "account_moving";
               /** @description What went wrong, for people; its wording may change. */
               message: string;
               /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
@@ -10707,6 +11576,110 @@ export interface operations {
         "application/json": components["schemas"]["ThinEvent"] & {
           /** @constant */
           type?: "invoice.verifactu_registration.rejected";
+        };
+      };
+    };
+    responses: {
+      /** @description Acknowledged. Any other answer, or none within 10 seconds, is retried. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * invoice.verifactu_cancellation.accepted
+   * @description Delivered to every enabled event destination of the event's account and environment that subscribes to its type: a `POST` with the thin event as JSON. Verify `Service-Signature` before trusting the body, dedupe by event `id` (delivery is at least once and unordered), and retrieve the event (`GET /v1/events/{id}`) for its `data` snapshot or the related object for its current state. Any 2xx within 10 seconds acknowledges; anything else is retried, at most 5 attempts.
+   */
+  "webhook:invoice.verifactu_cancellation.accepted": {
+    parameters: {
+      header: {
+        /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256(secret, t + "." + raw body)>`, keyed with the UTF-8 bytes of the destination's whole secret (`whsec_…`, prefix included). Reject a `t` more than 5 minutes from now. While a secret is being rotated, a second `v1` (the previous secret's) follows: accept the request if any `v1` matches. */
+        "Service-Signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ThinEvent"] & {
+          /** @constant */
+          type?: "invoice.verifactu_cancellation.accepted";
+        };
+      };
+    };
+    responses: {
+      /** @description Acknowledged. Any other answer, or none within 10 seconds, is retried. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * invoice.verifactu_cancellation.rejected
+   * @description Delivered to every enabled event destination of the event's account and environment that subscribes to its type: a `POST` with the thin event as JSON. Verify `Service-Signature` before trusting the body, dedupe by event `id` (delivery is at least once and unordered), and retrieve the event (`GET /v1/events/{id}`) for its `data` snapshot or the related object for its current state. Any 2xx within 10 seconds acknowledges; anything else is retried, at most 5 attempts.
+   */
+  "webhook:invoice.verifactu_cancellation.rejected": {
+    parameters: {
+      header: {
+        /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256(secret, t + "." + raw body)>`, keyed with the UTF-8 bytes of the destination's whole secret (`whsec_…`, prefix included). Reject a `t` more than 5 minutes from now. While a secret is being rotated, a second `v1` (the previous secret's) follows: accept the request if any `v1` matches. */
+        "Service-Signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ThinEvent"] & {
+          /** @constant */
+          type?: "invoice.verifactu_cancellation.rejected";
+        };
+      };
+    };
+    responses: {
+      /** @description Acknowledged. Any other answer, or none within 10 seconds, is retried. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * verifactu.incident.opened
+   * @description Delivered to every enabled event destination of the event's account and environment that subscribes to its type: a `POST` with the thin event as JSON. Verify `Service-Signature` before trusting the body, dedupe by event `id` (delivery is at least once and unordered), and retrieve the event (`GET /v1/events/{id}`) for its `data` snapshot or the related object for its current state. Any 2xx within 10 seconds acknowledges; anything else is retried, at most 5 attempts.
+   */
+  "webhook:verifactu.incident.opened": {
+    parameters: {
+      header: {
+        /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256(secret, t + "." + raw body)>`, keyed with the UTF-8 bytes of the destination's whole secret (`whsec_…`, prefix included). Reject a `t` more than 5 minutes from now. While a secret is being rotated, a second `v1` (the previous secret's) follows: accept the request if any `v1` matches. */
+        "Service-Signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ThinEvent"] & {
+          /** @constant */
+          type?: "verifactu.incident.opened";
+        };
+      };
+    };
+    responses: {
+      /** @description Acknowledged. Any other answer, or none within 10 seconds, is retried. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * verifactu.incident.closed
+   * @description Delivered to every enabled event destination of the event's account and environment that subscribes to its type: a `POST` with the thin event as JSON. Verify `Service-Signature` before trusting the body, dedupe by event `id` (delivery is at least once and unordered), and retrieve the event (`GET /v1/events/{id}`) for its `data` snapshot or the related object for its current state. Any 2xx within 10 seconds acknowledges; anything else is retried, at most 5 attempts.
+   */
+  "webhook:verifactu.incident.closed": {
+    parameters: {
+      header: {
+        /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256(secret, t + "." + raw body)>`, keyed with the UTF-8 bytes of the destination's whole secret (`whsec_…`, prefix included). Reject a `t` more than 5 minutes from now. While a secret is being rotated, a second `v1` (the previous secret's) follows: accept the request if any `v1` matches. */
+        "Service-Signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ThinEvent"] & {
+          /** @constant */
+          type?: "verifactu.incident.closed";
         };
       };
     };

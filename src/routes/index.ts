@@ -10,11 +10,13 @@ import { paymentInstructionRoutes } from "./payment-instructions";
 import { paymentRoutes } from "./payments";
 import { taxIdRoutes } from "./tax-ids";
 import { taxRegimeRoutes } from "./tax-regimes";
+import { verifactuRoutes } from "./verifactu";
 
 /** Every operation of the API: what the app mounts and what the OpenAPI document describes. */
 export const ROUTES = [
   healthRoute,
   ...taxRegimeRoutes,
+  ...verifactuRoutes,
   ...customerRoutes,
   ...paymentInstructionRoutes,
   ...accountRoutes,

@@ -1,0 +1,4 @@
+import { retrieveDeclarationRoute } from "./declaration";
+import { retrieveVerifactuStatusRoute } from "./status";
+
+export const verifactuRoutes = [retrieveDeclarationRoute, retrieveVerifactuStatusRoute];
