@@ -31,7 +31,9 @@ export const benchRoutes = new Hono<AppEnv>()
   // before 2024-10-28, and 100,000 invoices at 100 a day start further back than that.
   .post("/backdate-invoice/:id", async (c) => {
     const date = c.req.query("issue_date") ?? "";
-    await c.env.DB.prepare("UPDATE invoices SET issue_date = ?1, due_date = date(?1, '+30 days') WHERE id = ?2")
+    await c.env.DB.prepare(
+      "UPDATE invoices SET issue_date = ?1, due_date = date(?1, '+30 days') WHERE id = ?2",
+    )
       .bind(date, c.req.param("id"))
       .run();
     return c.json({ issue_date: date });

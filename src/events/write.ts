@@ -115,7 +115,8 @@ export async function writeWithEvents<S extends Statements>(
   };
 }
 
-const relatedOf = (spec: EventSpec) => spec.related ?? (spec.object as { id: string; object: RelatedObjectType });
+const relatedOf = (spec: EventSpec) =>
+  spec.related ?? (spec.object as { id: string; object: RelatedObjectType });
 
 function eventRow(scope: Scope, spec: EventSpec): EventRow {
   const related = relatedOf(spec);

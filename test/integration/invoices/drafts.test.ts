@@ -274,7 +274,14 @@ describe("Drafts (lifecycle.md)", () => {
         hash: null,
         previous_hash: null,
         qr_url: "",
-        records: i.verifactu.records.map((r) => ({ ...r, id: "", generated_at: "", hash: null, previous_hash: null, url: "" })),
+        records: i.verifactu.records.map((r) => ({
+          ...r,
+          id: "",
+          generated_at: "",
+          hash: null,
+          previous_hash: null,
+          url: "",
+        })),
       },
     });
     expect(comparable(finalized)).toEqual(comparable(direct));

@@ -101,7 +101,7 @@ describe("Sandbox incident: a customer Tax ID 00000000T makes the registry unrea
       last_accepted_at: expect.any(String),
     });
     const incidentEvents = async () => {
-      const res = await api.get("/v1/events?related_object=" + chain.accountId);
+      const res = await api.get(`/v1/events?related_object=${chain.accountId}`);
       return (res.body as { data: { type: string; related_object: unknown; data: { object: unknown } }[] })
         .data;
     };

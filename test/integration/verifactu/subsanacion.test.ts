@@ -127,7 +127,10 @@ describe("a rejected or accepted_with_errors registration can be resubmitted", (
     );
 
     const { api: rejectedApi, invoice } = await rejected();
-    expectStatus(await rejectedApi.post(`/v1/invoices/${invoice.id}/void`, { reason: "Issued by mistake" }), 200);
+    expectStatus(
+      await rejectedApi.post(`/v1/invoices/${invoice.id}/void`, { reason: "Issued by mistake" }),
+      200,
+    );
     expectError(
       await rejectedApi.post(`/v1/invoices/${invoice.id}/verifactu/resubmit`, {}),
       409,
