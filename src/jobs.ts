@@ -12,6 +12,7 @@ import { logError } from "./lib/log";
 import { deleteExpiredData } from "./retention/expire";
 import { canSendLive, recordRegistryFor } from "./verifactu";
 import { handleSubmissions } from "./verifactu/consumer";
+import { softwareFor } from "./verifactu/software";
 import { sweepPendingRecords } from "./verifactu/sweep";
 import { registryFor } from "./verification";
 import { VERIFICATION_DEAD_LETTER_QUEUE, VERIFICATION_QUEUE } from "./verification/config";
@@ -28,6 +29,8 @@ import { sweepUndispatched } from "./webhooks/sweep";
 // cron chore runs once per shard.
 config(env);
 shardNames(env);
+// The VERI*FACTU software identity, whose NIF control character config.ts cannot check.
+softwareFor(env, true);
 
 /** One cron chore: its failure is logged and does not stop the others. */
 function chore(name: string, run: () => Promise<unknown>): Promise<void> {

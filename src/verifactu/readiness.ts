@@ -1,7 +1,7 @@
 import { config } from "../config";
 import type { AccountEnvironmentRow } from "../db/schema";
 import { ApiError } from "../http/errors";
-import { canSendLive, type VerifactuBindings } from "./index";
+import type { VerifactuBindings } from "./index";
 import { isOperatorNif, issuerNifOf } from "./representation";
 import { softwareFor } from "./software";
 
@@ -21,7 +21,7 @@ export function verifactuReadiness(
 ): string[] {
   if (!live) return [];
   const missing: string[] = [];
-  if (!canSendLive(env)) missing.push("the deployment's AEAT certificate (the AEAT_CERT binding)");
+  if (!env.AEAT_CERT) missing.push("the deployment's AEAT certificate (the AEAT_CERT binding)");
   if (softwareFor(env, true) === null) missing.push("the software identity (its configuration is unset)");
   if (!profile || isOperatorNif(env, issuerNifOf(profile))) return missing;
   const representation = profile.verifactuRepresentation;
