@@ -1,20 +1,18 @@
-import { and, eq, gte, lte, not, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, lt, lte, not, type SQL, sql } from "drizzle-orm";
 import type * as z from "zod";
 import type { Caller } from "../contracts/caller";
 import type { Database } from "../db/client";
 import { invoices, type ServedInvoiceRow } from "../db/schema";
 import { ownedBy } from "../db/scope";
-import { fromIndex, type Page, paginate } from "../http/pagination";
+import { cursorOf, fromIndex, type Page, pageOf, paginate } from "../http/pagination";
 import { nowMs } from "../lib/clock";
 import { accountToday } from "../lib/dates";
+import { isId } from "../lib/ids";
 import { SERVED_COLUMNS } from "./find";
 import { OWED } from "./owed";
 import type { listInvoicesQuery } from "./schemas";
 
-/**
- * Issued and still owed with a due date: written as the partial index `invoices_owed_list_idx`
- * states it, so `overdue=true` can read through that index (the WHERE implies the index's).
- */
+/** Issued and still owed with a due date: the terms every overdue index's WHERE starts with. */
 const OWED_WITH_DUE_DATE = sql`${OWED} AND ${invoices.dueDate} IS NOT NULL`;
 
 /**
@@ -30,15 +28,28 @@ function overdueFilter(caller: Caller, overdue: boolean | undefined): SQL | unde
 }
 
 /**
- * `overdue=true` reads through `invoices_owed_list_idx`, named: the owed invoices with a due
- * date, newest first, so a page reads its invoices plus the owed ones not due yet that are
- * newer. Left to itself, SQLite (the planner of recent workerd releases, without statistics)
- * takes `invoices_status_idx` for the same `status = 'issued'` term and walks every issued
- * invoice, paid ones included, until the page is full: 3,255 rows for a page of 25 at
- * 100,000 invoices (bench/README.md). With `customer` too, the owed invoices are still what
- * bounds the page (the customer index would walk the customer's paid ones).
+ * `overdue=true` is read in two disjoint parts, split on `overdue_at` (so together they are
+ * exactly what `overdueFilter` selects, whatever the job has done):
+ *
+ * - stamped: owed invoices the overdue job has announced (src/invoices/overdue.ts), newest
+ *   first through a partial index that holds only them (`invoices_overdue_list_idx`, or
+ *   `invoices_overdue_customer_idx` with `customer`): `limit + 1` entries, never the owed
+ *   invoices not due yet, which are not stamped;
+ * - the job's backlog: owed, due before today, not stamped yet, through the job's own
+ *   `invoices_overdue_job_idx` by due date, then sorted by id: the invoices that fell due since
+ *   the job's last runs (it stamps 100 a minute per shard).
+ *
+ * Each part reads at most `limit + 1` rows in the direction of travel, named with `INDEXED BY`
+ * (SQLite alone walks `invoices_status_idx` and every issued invoice: bench/README.md), and
+ * the page is the first `limit + 1` of the two merged by id. The WHERE is the request's (the
+ * full `overdueFilter` with the other filters) plus the part's `overdue_at` term, so the
+ * partial indexes' WHEREs are implied.
  */
-const OVERDUE_INDEX = fromIndex(invoices, "invoices_owed_list_idx");
+const STAMPED = sql`${invoices.overdueAt} IS NOT NULL`;
+const UNSTAMPED = sql`${invoices.overdueAt} IS NULL`;
+
+/** `overdue=true` needs `status = 'issued'` and an owed payment status: other values select nothing. */
+const OWED_PAYMENT_STATUSES: readonly string[] = ["unpaid", "partially_paid"];
 
 /**
  * One page of the caller's invoices (drafts, issued and void alike), newest first, by
@@ -64,13 +75,71 @@ export function listInvoices(
     from === undefined ? undefined : gte(invoices.issueDate, from),
     to === undefined ? undefined : and(lte(invoices.issueDate, to), sql`${invoices.issueDate} <> ''`),
   );
-  return paginate<typeof invoices, ServedInvoiceRow>(
-    db,
-    invoices,
-    "invoice",
-    where,
-    query,
-    SERVED_COLUMNS,
-    query.overdue === true ? OVERDUE_INDEX : undefined,
-  );
+  if (query.overdue === true) return listOverdue(db, where, query);
+  return paginate<typeof invoices, ServedInvoiceRow>(db, invoices, "invoice", where, query, SERVED_COLUMNS);
 }
+
+/**
+ * `overdue=true`'s page: the stamped part and the backlog (see `STAMPED`), each `limit + 1`
+ * rows at most, merged by id; the cursor checked by primary key against the whole `where`, in
+ * the same batch. Rows read: `limit + 1` (+1 with a cursor) plus the job's backlog.
+ */
+async function listOverdue(
+  db: Database,
+  where: SQL | undefined,
+  query: z.output<typeof listInvoicesQuery>,
+): Promise<Page<ServedInvoiceRow>> {
+  const { limit, backwards, cursor, invalidCursor } = cursorOf(query);
+  if (cursor !== undefined && !isId("invoice", cursor)) throw invalidCursor();
+  if (
+    (query.status !== undefined && query.status !== "issued") ||
+    (query.payment_status !== undefined && !OWED_PAYMENT_STATUSES.includes(query.payment_status))
+  ) {
+    // An empty list: no cursor is one of its ids.
+    if (cursor !== undefined) throw invalidCursor();
+    return { data: [], has_more: false };
+  }
+
+  const after =
+    cursor === undefined ? undefined : backwards ? gt(invoices.id, cursor) : lt(invoices.id, cursor);
+  const part = (index: string, stamp: SQL) =>
+    db
+      .select(SERVED_FIELDS)
+      .from(fromIndex(invoices, index) as unknown as typeof invoices)
+      .where(and(where, stamp, after))
+      .orderBy(backwards ? asc(invoices.id) : desc(invoices.id))
+      .limit(limit + 1);
+  const stamped = part(
+    query.customer === undefined ? "invoices_overdue_list_idx" : "invoices_overdue_customer_idx",
+    STAMPED,
+  );
+  const backlog = part("invoices_overdue_job_idx", UNSTAMPED);
+
+  let parts: ServedInvoiceRow[][];
+  if (cursor === undefined) {
+    parts = await db.batch([stamped, backlog]);
+  } else {
+    const check = db
+      .select({ id: invoices.id })
+      .from(invoices)
+      .where(and(where, eq(invoices.id, cursor)))
+      .limit(1);
+    const [found, ...rest] = await db.batch([check, stamped, backlog]);
+    if (found.length === 0) throw invalidCursor();
+    parts = rest;
+  }
+  // Disjoint parts (`overdue_at` null or not): the first `limit + 1` of both, by id.
+  const rows = parts
+    .flat()
+    .sort((a, b) => (backwards ? (a.id < b.id ? -1 : 1) : a.id > b.id ? -1 : 1))
+    .slice(0, limit + 1);
+  return pageOf(rows, limit, backwards);
+}
+
+/**
+ * The served columns, each read as SQL decoded as its column (Drizzle selects a table's
+ * columns only from the table itself, and the FROM here is `invoices INDEXED BY …`).
+ */
+const SERVED_FIELDS = Object.fromEntries(
+  Object.entries(SERVED_COLUMNS).map(([name, column]) => [name, sql`${column}`.mapWith(column)]),
+) as unknown as typeof SERVED_COLUMNS;

@@ -171,13 +171,18 @@ export const invoices = sqliteTable(
     // The `status` and `payment_status` list filters.
     index("invoices_status_idx").on(t.accountId, t.live, t.status, t.id),
     index("invoices_payment_status_idx").on(t.accountId, t.live, t.paymentStatus, t.id),
-    // The `overdue` list filter: owed invoices newest first, their due date in the index, so
-    // `overdue=true` skips only the owed invoices not yet due (docs/invoices.md). `status`
-    // leads as in `invoices_status_idx`, so SQLite prefers this smaller index for the filter.
-    index("invoices_owed_list_idx")
-      .on(t.accountId, t.live, t.status, t.id, t.dueDate)
+    // `overdue=true`: the owed invoices the overdue job has stamped (`overdue_at`), which are
+    // overdue for good while owed, newest first; the job's backlog is read through
+    // `invoices_overdue_job_idx` (src/invoices/list.ts, docs/invoices.md).
+    index("invoices_overdue_list_idx")
+      .on(t.accountId, t.live, t.id)
       .where(
-        sql`${t.status} = 'issued' AND ${t.paymentStatus} IN ('unpaid', 'partially_paid') AND ${t.dueDate} IS NOT NULL`,
+        sql`${t.status} = 'issued' AND ${t.paymentStatus} IN ('unpaid', 'partially_paid') AND ${t.dueDate} IS NOT NULL AND ${t.overdueAt} IS NOT NULL`,
+      ),
+    index("invoices_overdue_customer_idx")
+      .on(t.accountId, t.live, t.customerId, t.id)
+      .where(
+        sql`${t.status} = 'issued' AND ${t.paymentStatus} IN ('unpaid', 'partially_paid') AND ${t.dueDate} IS NOT NULL AND ${t.overdueAt} IS NOT NULL`,
       ),
     // The `issue_date[gte]`/`issue_date[lte]` list filters: a closed range reads its own rows
     // (then sorted by id), not the account's (docs/invoices.md).

@@ -1,0 +1,3 @@
+DROP INDEX `invoices_owed_list_idx`;--> statement-breakpoint
+CREATE INDEX `invoices_overdue_list_idx` ON `invoices` (`account_id`,`live`,`id`) WHERE "invoices"."status" = 'issued' AND "invoices"."payment_status" IN ('unpaid', 'partially_paid') AND "invoices"."due_date" IS NOT NULL AND "invoices"."overdue_at" IS NOT NULL;--> statement-breakpoint
+CREATE INDEX `invoices_overdue_customer_idx` ON `invoices` (`account_id`,`live`,`customer_id`,`id`) WHERE "invoices"."status" = 'issued' AND "invoices"."payment_status" IN ('unpaid', 'partially_paid') AND "invoices"."due_date" IS NOT NULL AND "invoices"."overdue_at" IS NOT NULL;
