@@ -1,0 +1,27 @@
+// The Node APIs test/tooling/einvoice-validators.ts uses, typed as far as it uses them (the
+// project has no @types/node in the test program: see node.d.ts).
+
+declare module "node:child_process" {
+  export function execFile(
+    file: string,
+    args: readonly string[],
+    options: {
+      encoding: "utf8";
+      maxBuffer: number;
+      env: Record<string, string | undefined> | undefined;
+    },
+    callback: (error: (Error & { code?: number | string }) | null, stdout: string, stderr: string) => void,
+  ): unknown;
+}
+
+declare module "node:fs" {
+  export function existsSync(path: string): boolean;
+}
+
+declare module "node:fs/promises" {
+  export function mkdir(path: string, options?: { recursive: boolean }): Promise<unknown>;
+  export function mkdtemp(prefix: string): Promise<string>;
+  export function readFile(path: string, encoding: "utf8"): Promise<string>;
+  export function rm(path: string, options: { recursive: boolean; force: boolean }): Promise<void>;
+  export function writeFile(path: string, data: string, encoding: "utf8"): Promise<void>;
+}
