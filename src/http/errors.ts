@@ -40,6 +40,8 @@ export const ERROR_STATUS = {
   verifactu_not_ready: 409,
   issuer_tax_id_in_use: 409,
   verifactu_declaration_unavailable: 409,
+  invoice_not_issued: 409,
+  einvoice_missing_data: 409,
   request_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,

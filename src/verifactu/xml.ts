@@ -10,6 +10,7 @@ import {
   recordId,
   type SistemaInformatico,
 } from "../contracts/verifactu-record";
+import { escapeText } from "../lib/xml";
 import type { Issuer } from "./registry";
 
 /**
@@ -25,14 +26,7 @@ const BASE =
 export const NS_LR = `${BASE}/SuministroLR.xsd`;
 export const NS_SF = `${BASE}/SuministroInformacion.xsd`;
 
-// XML 1.0 cannot hold C0 controls other than tab, newline and carriage return, nor U+FFFE/U+FFFF.
-const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
-
-/** Text content escaped for XML: `&`, `<`, `>`; `\r` as a reference so parsers keep it. */
-export function escapeText(text: string): string {
-  if (FORBIDDEN.test(text)) throw new RangeError("text with a character XML cannot hold");
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\r/g, "&#13;");
-}
+export { escapeText } from "../lib/xml";
 
 type Node = string | undefined | Node[];
 

@@ -38,6 +38,7 @@ const DOMAIN = new Set([
   "party",
   "verification",
   "verifactu",
+  "einvoice",
   "tax",
   "retention",
 ]);

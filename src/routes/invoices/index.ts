@@ -1,11 +1,12 @@
 import { createInvoiceRoute } from "./create";
 import { deleteInvoiceRoute } from "./delete";
+import { retrieveInvoiceFacturaeRoute, retrieveInvoiceUblRoute } from "./einvoice";
 import { finalizeInvoiceRoute } from "./finalize";
 import { listInvoicesRoute } from "./list";
 import { retrieveInvoicePdfRoute } from "./pdf";
+import { resubmitVerifactuRoute } from "./resubmit";
 import { retrieveInvoiceRoute } from "./retrieve";
 import { updateInvoiceRoute } from "./update";
-import { resubmitVerifactuRoute } from "./resubmit";
 import { retrieveVerifactuRecordByIdRoute, retrieveVerifactuRecordRoute } from "./verifactu-record";
 import { voidInvoiceRoute } from "./void";
 
@@ -20,5 +21,7 @@ export const invoiceRoutes = [
   retrieveVerifactuRecordByIdRoute,
   resubmitVerifactuRoute,
   retrieveInvoicePdfRoute,
+  retrieveInvoiceUblRoute,
+  retrieveInvoiceFacturaeRoute,
   voidInvoiceRoute,
 ];
