@@ -41,7 +41,11 @@ export const VAT_CATEGORIES = {
     exemption_text: "Exempt: Ley 37/1992, art. 22",
   },
   // Customs and tax warehouse regimes: no single VATEX code, so the reason is text only (BR-E-10 allows it).
-  exempt_arts_23_24: { category: "E", exemption_code: null, exemption_text: "Exempt: Ley 37/1992, arts. 23 y 24" },
+  exempt_arts_23_24: {
+    category: "E",
+    exemption_code: null,
+    exemption_text: "Exempt: Ley 37/1992, arts. 23 y 24",
+  },
   // Intra-Community supply of goods (art. 25 = Directive art. 138).
   exempt_art_25: { category: "K", exemption_code: "VATEX-EU-IC", exemption_text: "Intra-community supply" },
   exempt_other: { category: "E", exemption_code: null, exemption_text: "Exempt: Ley 37/1992" },
@@ -51,6 +55,17 @@ export const VAT_CATEGORIES = {
   not_subject_location: { category: "O", exemption_code: "VATEX-EU-O", exemption_text: "Not subject to VAT" },
   not_subject_art_7_14: { category: "O", exemption_code: "VATEX-EU-O", exemption_text: "Not subject to VAT" },
   not_subject: { category: "O", exemption_code: "VATEX-EU-O", exemption_text: "Not subject to VAT" },
+  // Not a VAT row: the surcharge a retailer under the recargo de equivalencia pays with the IVA
+  // (Ley 37/1992 arts. 154–163). EN 16931 has one VAT category per line (BT-151) and a
+  // breakdown per category and rate that must equal its lines (BR-S-08), so the recargo cannot be
+  // a second rate on the line; it is a document-level charge (BG-21), which needs a VAT category
+  // (BR-37). IVA is not levied on the recargo, so the charge is `E` with the reason in text
+  // (BR-E-10); `S` would tax it (BR-S-08/09) and `O` cannot sit beside other categories (BR-O-11).
+  recargo_equivalencia: {
+    category: "E",
+    exemption_code: null,
+    exemption_text: "Recargo de equivalencia (Ley 37/1992, arts. 154-163): not itself subject to IVA",
+  },
   igic: { category: "L", exemption_code: null, exemption_text: null },
   ipsi: { category: "M", exemption_code: null, exemption_text: null },
 } as const satisfies Record<string, VatCategoryRow>;
@@ -64,12 +79,14 @@ export function vatCategoryOf(tax: {
   treatment: string;
   rate: string | null;
 }): VatCategoryRow {
-  const table: Record<string, VatCategoryRow> = VAT_CATEGORIES;
-  if (tax.tax === "igic" || tax.tax === "ipsi") return table[tax.tax];
-  if (tax.tax === "iva" && tax.rule !== null && tax.treatment !== "taxable" && tax.rule in table)
-    return table[tax.rule];
-  if (tax.treatment === "taxable") return Number.parseFloat(tax.rate ?? "0") === 0 ? table.taxable_zero : table.taxable;
-  return table[tax.treatment] ?? table.exempt;
+  const table: Partial<Record<string, VatCategoryRow>> = VAT_CATEGORIES;
+  if (tax.tax === "igic" || tax.tax === "ipsi") return VAT_CATEGORIES[tax.tax];
+  const byRule =
+    tax.tax === "iva" && tax.rule !== null && tax.treatment !== "taxable" ? table[tax.rule] : undefined;
+  if (byRule) return byRule;
+  if (tax.treatment === "taxable")
+    return Number.parseFloat(tax.rate ?? "0") === 0 ? VAT_CATEGORIES.taxable_zero : VAT_CATEGORIES.taxable;
+  return table[tax.treatment] ?? VAT_CATEGORIES.exempt;
 }
 
 /**
@@ -84,6 +101,60 @@ export const PAYMENT_MEANS = {
 
 export function paymentMeansOf(type: "bank_transfer", currency: string): { code: string; name: string } {
   return currency === "EUR" ? PAYMENT_MEANS[`${type}_eur`] : PAYMENT_MEANS[type];
+}
+
+/**
+ * A party's country → the Peppol EAS (Electronic Address Scheme) code of that country's VAT
+ * number, the electronic address (BT-34 / BT-49 `EndpointID`) of a party without a `peppol_id`.
+ * From the Peppol EAS code list (the codes 99xx "… VAT number", plus Italy's 0211 Partita IVA and
+ * Denmark's 0198 SE number); every code is one that Peppol BIS 3.0.21 accepts
+ * (PEPPOL-EN16931-CL008). Countries with no VAT scheme in the list (Finland, Sweden, Norway; the
+ * United States, whose 9959 is an EIN, not a VAT number) have no row: their parties need a
+ * `peppol_id`. The identifier is the VAT number with its country prefix (`9920:ESB12345674`).
+ */
+export const EAS_VAT_SCHEMES = {
+  AD: "9922",
+  AL: "9923",
+  AT: "9914",
+  BA: "9924",
+  BE: "9925",
+  BG: "9926",
+  CH: "9927",
+  CY: "9928",
+  CZ: "9929",
+  DE: "9930",
+  DK: "0198",
+  EE: "9931",
+  ES: "9920",
+  FR: "9957",
+  GB: "9932",
+  GR: "9933",
+  HR: "9934",
+  HU: "9910",
+  IE: "9935",
+  IT: "0211",
+  LI: "9936",
+  LT: "9937",
+  LU: "9938",
+  LV: "9939",
+  MC: "9940",
+  ME: "9941",
+  MK: "9942",
+  MT: "9943",
+  NL: "9944",
+  PL: "9945",
+  PT: "9946",
+  RO: "9947",
+  RS: "9948",
+  SI: "9949",
+  SK: "9950",
+  SM: "9951",
+  TR: "9952",
+  VA: "9953",
+} as const satisfies Record<string, string>;
+
+export function easVatSchemeOf(country: string): string | null {
+  return (EAS_VAT_SCHEMES as Record<string, string>)[country] ?? null;
 }
 
 // Facturae
