@@ -139,6 +139,14 @@ export interface paths {
     /** Download an invoice's PDF */
     get: operations["downloadInvoicePDF"];
   };
+  "/v1/invoices/{id}/ubl": {
+    /** Download an invoice as UBL (Peppol BIS Billing 3.0) */
+    get: operations["downloadInvoiceAsUBL"];
+  };
+  "/v1/invoices/{id}/facturae": {
+    /** Download an invoice as Facturae 3.2.2 */
+    get: operations["downloadInvoiceAsFacturae322"];
+  };
   "/v1/invoices/{id}/void": {
     /** Void an invoice */
     post: operations["voidInvoice"];
@@ -387,7 +395,7 @@ export interface components {
          * @description What went wrong, for programs to branch on; each operation lists its codes per status.
          * @enum {string}
          */
-        code: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid" | "account_profile_incomplete" | "customer_address_required" | "series_mismatch" | "issue_date_out_of_order" | "issue_date_before_verifactu" | "simplified_limit_exceeded" | "payment_terms_not_applicable" | "payment_exceeds_amount_remaining" | "idempotency_key_reused" | "destination_limit_reached" | "api_key_missing" | "api_key_invalid" | "resource_missing" | "resource_conflict" | "invoice_prefix_taken" | "invoice_prefix_locked" | "resource_in_use" | "idempotency_key_in_use" | "invoice_not_draft" | "invoice_not_payable" | "payment_not_applicable" | "invoice_not_voidable" | "invoice_has_payments" | "invoice_corrected" | "verifactu_not_resubmittable" | "verifactu_not_ready" | "issuer_tax_id_in_use" | "verifactu_declaration_unavailable" | "request_too_large" | "unsupported_media_type" | "rate_limited" | "api_error" | "account_moving";
+        code: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid" | "account_profile_incomplete" | "customer_address_required" | "series_mismatch" | "issue_date_out_of_order" | "issue_date_before_verifactu" | "simplified_limit_exceeded" | "payment_terms_not_applicable" | "payment_exceeds_amount_remaining" | "idempotency_key_reused" | "destination_limit_reached" | "api_key_missing" | "api_key_invalid" | "resource_missing" | "resource_conflict" | "invoice_prefix_taken" | "invoice_prefix_locked" | "resource_in_use" | "idempotency_key_in_use" | "invoice_not_draft" | "invoice_not_payable" | "payment_not_applicable" | "invoice_not_voidable" | "invoice_has_payments" | "invoice_corrected" | "verifactu_not_resubmittable" | "verifactu_not_ready" | "issuer_tax_id_in_use" | "verifactu_declaration_unavailable" | "invoice_not_issued" | "einvoice_missing_data" | "request_too_large" | "unsupported_media_type" | "rate_limited" | "api_error" | "account_moving";
         /** @description What went wrong, for people; its wording may change. */
         message: string;
         /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
@@ -448,6 +456,15 @@ export interface components {
       email: string | null;
       phone: string | null;
       address: components["schemas"]["Address"] | null;
+      einvoicing: {
+        peppol_id: string | null;
+        dir3: ({
+          accounting_office: string;
+          managing_body: string;
+          processing_unit: string;
+          proposing_body: string | null;
+        }) | null;
+      };
       /** @description ISO 8601 timestamp, UTC. */
       created_at: string;
       /** @description ISO 8601 timestamp, UTC. */
@@ -484,6 +501,9 @@ export interface components {
       legal_name: string | null;
       tax_id: components["schemas"]["TaxId"] | null;
       address: components["schemas"]["Address"] | null;
+      einvoicing: {
+        peppol_id: string | null;
+      };
       simplified_invoices: {
         /** @enum {string} */
         limit: "400.00" | "3000.00";
@@ -585,6 +605,10 @@ export interface components {
           value: string;
         } | null;
         address: components["schemas"]["Address"] | null;
+        /** @description As at issuance; null on invoices issued before e-invoicing addresses were snapshotted. */
+        einvoicing: ({
+          peppol_id: string | null;
+        }) | null;
       };
       customer: ({
         id: string;
@@ -598,10 +622,22 @@ export interface components {
         email: string | null;
         phone: string | null;
         address: components["schemas"]["Address"] | null;
+        /** @description As at issuance; null on invoices issued before e-invoicing addresses were snapshotted. */
+        einvoicing: ({
+          peppol_id: string | null;
+          dir3: ({
+            accounting_office: string;
+            managing_body: string;
+            processing_unit: string;
+            proposing_body: string | null;
+          }) | null;
+        }) | null;
       }) | null;
       lines: ({
           description: string;
           quantity: string;
+          /** @description UN/ECE Recommendation 20; "C62" (one) unless the line named one. */
+          unit_code: string;
           unit_price: string;
           /** @description A decimal string with exactly the currency's minor-unit decimals. */
           amount: string;
@@ -1641,6 +1677,15 @@ export interface operations {
             /** @description ISO 3166-1 alpha-2 country code, in any case (`es` is read as `ES`). */
             country: string;
           }) | null;
+          einvoicing?: ({
+            peppol_id?: string | null;
+            dir3?: ({
+              accounting_office?: string;
+              managing_body?: string;
+              processing_unit?: string;
+              proposing_body?: string | null;
+            }) | null;
+          }) | null;
         };
       };
     };
@@ -2350,6 +2395,15 @@ export interface operations {
             state?: string | null;
             /** @description ISO 3166-1 alpha-2 country code, in any case (`es` is read as `ES`). */
             country?: string;
+          }) | null;
+          einvoicing?: ({
+            peppol_id?: string | null;
+            dir3?: ({
+              accounting_office?: string;
+              managing_body?: string;
+              processing_unit?: string;
+              proposing_body?: string | null;
+            }) | null;
           }) | null;
         };
       };
@@ -3871,6 +3925,9 @@ export interface operations {
             state?: string | null;
             /** @description ISO 3166-1 alpha-2 country code, in any case (`es` is read as `ES`). */
             country?: string;
+          }) | null;
+          einvoicing?: ({
+            peppol_id?: string | null;
           }) | null;
           /** @description es accounts: the simplified-invoice limit (RD 1619/2012 art. 4). 400.00 with art_4_1; 3000.00 with art_4_2 or aeat_authorisation, which needs `reference`. null resets to 400.00 / art_4_1. */
           simplified_invoices?: ({
@@ -7284,6 +7341,8 @@ export interface operations {
               description: string;
               /** @description A decimal string greater than 0, at most 6 decimals and 1,000,000,000. */
               quantity: string;
+              /** @description The unit of `quantity`, a UN/ECE Recommendation 20 code (`HUR` hour, `DAY`, `KGM` kilogram…); default "C62" (one). */
+              unit_code?: string;
               /** @description A decimal string, negative allowed, at most 6 decimals, |x| ≤ 10^12, in the invoice currency. */
               unit_price: string;
               taxes: ({
@@ -8015,6 +8074,8 @@ export interface operations {
               description: string;
               /** @description A decimal string greater than 0, at most 6 decimals and 1,000,000,000. */
               quantity: string;
+              /** @description The unit of `quantity`, a UN/ECE Recommendation 20 code (`HUR` hour, `DAY`, `KGM` kilogram…); default "C62" (one). */
+              unit_code?: string;
               /** @description A decimal string, negative allowed, at most 6 decimals, |x| ≤ 10^12, in the invoice currency. */
               unit_price: string;
               taxes: ({
@@ -9285,6 +9346,400 @@ export interface operations {
                * @enum {string}
                */
               code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `api_error` */
+      500: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  /** Download an invoice as UBL (Peppol BIS Billing 3.0) */
+  downloadInvoiceAsUBL: {
+    parameters: {
+      path: {
+        /** @description The object's id. */
+        id: string;
+      };
+    };
+    responses: {
+      /** @description A UBL 2.1 Invoice, or a CreditNote for a corrective invoice whose total is negative, following EN 16931 and Peppol BIS Billing 3.0. The same invoice always gives the same bytes; `ETag` is their SHA-256. */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/xml": unknown;
+        };
+      };
+      /** @description Not modified (`If-None-Match` matched the ETag). */
+      304: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: never;
+      };
+      /** @description `parameter_unknown` */
+      400: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_unknown";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `api_key_missing`, `api_key_invalid` */
+      401: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `resource_missing` */
+      404: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `invoice_not_issued`, `einvoice_missing_data` */
+      409: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "invoice_not_issued" | "einvoice_missing_data";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "rate_limit_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "rate_limited";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `api_error` */
+      500: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "api_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_error";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  /** Download an invoice as Facturae 3.2.2 */
+  downloadInvoiceAsFacturae322: {
+    parameters: {
+      path: {
+        /** @description The object's id. */
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The invoice as an unsigned Facturae 3.2.2 document (FACe needs a XAdES signature, which this service does not add). The same invoice always gives the same bytes; `ETag` is their SHA-256. */
+      200: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/xml": unknown;
+        };
+      };
+      /** @description Not modified (`If-None-Match` matched the ETag). */
+      304: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: never;
+      };
+      /** @description `parameter_unknown` */
+      400: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "parameter_unknown";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `api_key_missing`, `api_key_invalid` */
+      401: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+          "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "authentication_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "api_key_missing" | "api_key_invalid";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `resource_missing` */
+      404: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "resource_missing";
+              /** @description What went wrong, for people; its wording may change. */
+              message: string;
+              /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
+              param?: string;
+              /** @description The id of the request that failed: this response's `Request-Id`, or the first request's on a replay (`Idempotent-Replayed: true`). */
+              request_id: string;
+            };
+          };
+        };
+      };
+      /** @description `invoice_not_issued`, `einvoice_missing_data` */
+      409: {
+        headers: {
+          "Request-Id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /**
+               * @description The kind of error, by status: `authentication_error` (401), `rate_limit_error` (429), `api_error` (5xx), else `invalid_request_error`.
+               * @constant
+               */
+              type: "invalid_request_error";
+              /**
+               * @description What went wrong, for programs to branch on; each operation lists its codes per status.
+               * @enum {string}
+               */
+              code: "invoice_not_issued" | "einvoice_missing_data";
               /** @description What went wrong, for people; its wording may change. */
               message: string;
               /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
