@@ -10,7 +10,8 @@ import {
 } from "../../src/einvoice/mappings";
 import { EinvoiceMissingDataError } from "../../src/einvoice/types";
 import { COUNTRY_CODES } from "../../src/lib/countries";
-import { EINVOICE_CASES, esCase, PUBLIC_BODY } from "../fixtures/einvoice-invoices";
+import { REFUSED, CASES as SHARED } from "../fixtures/einvoice-invoices";
+import { esCase, FACTURAE_CASES, PUBLIC_BODY } from "../fixtures/facturae-invoices";
 import { iva } from "../fixtures/verifactu-invoices";
 import { problems, SCHEMAS, validateDocuments } from "./einvoice-validators";
 
@@ -20,7 +21,17 @@ import { problems, SCHEMAS, validateDocuments } from "./einvoice-validators";
  * checked against the invoices' own.
  */
 
-const CASES = Object.entries(EINVOICE_CASES).map(([name, c]) => ({
+// The e-invoice cases both formats share (UBL refuses some that Facturae takes), then Facturae's own.
+const ALL = {
+  ...Object.fromEntries(Object.entries(SHARED).map(([name, c]) => [`shared: ${name}`, c])),
+  ...Object.fromEntries(
+    Object.entries(REFUSED)
+      .filter(([, c]) => c.invoice.customer !== null)
+      .map(([name, c]) => [`shared, refused by UBL: ${name}`, c]),
+  ),
+  ...FACTURAE_CASES,
+};
+const CASES = Object.entries(ALL).map(([name, c]) => ({
   name,
   ...c,
   xml: facturaeDocument(c.invoice, c.corrected),
@@ -176,7 +187,19 @@ describe("Facturae 3.2.2 documents", () => {
     expect(xml).not.toContain("<LegalLiterals>");
   });
 
+  it("writes amounts with the currency's decimals, and the installment with two", () => {
+    const jpy = CASES.find((c) => c.name.startsWith("global account in JPY"))!;
+    expect(one(jpy.xml, "InvoiceTotal")).toBe(jpy.invoice.amount_payable);
+    expect(jpy.invoice.amount_payable).toMatch(/^\d+$/);
+    expect(one(jpy.xml, "InstallmentAmount")).toBe(`${jpy.invoice.amount_payable}.00`);
+    const kwd = CASES.find((c) => c.name.startsWith("global account in KWD"))!;
+    expect(one(kwd.xml, "InvoiceTotal")).toMatch(/^\d+\.\d{3}$/);
+    expect(one(kwd.xml, "InstallmentAmount")).toMatch(/^\d+\.\d{2}$/);
+  });
+
   it("refuses an invoice without a customer, naming what is missing", () => {
+    const shared = REFUSED["simplified without a customer"]!;
+    expect(() => facturaeDocument(shared.invoice, shared.corrected)).toThrow(shared.names);
     const { invoice } = esCase({ type: "simplified", number: "SIM-0001", customer: null, lines: [] });
     expect(() => facturaeDocument(invoice, null)).toThrow(EinvoiceMissingDataError);
     const missing = (() => {
