@@ -39,9 +39,10 @@ function overdueFilter(caller: Caller, overdue: boolean | undefined): SQL | unde
  *   `invoices_overdue_job_idx` by due date, then sorted by id: the invoices that fell due since
  *   the job's last runs (it stamps 100 a minute per shard).
  *
- * Each part reads at most `limit + 1` rows in the direction of travel, named with `INDEXED BY`
- * (SQLite alone walks `invoices_status_idx` and every issued invoice: bench/README.md), and
- * the page is the first `limit + 1` of the two merged by id. The WHERE is the request's (the
+ * Each part gives at most `limit + 1` rows in the direction of travel, through the index it
+ * names with `INDEXED BY` (SQLite alone walks `invoices_status_idx` and every issued invoice:
+ * bench/README.md), and the page is the first `limit + 1` of the two merged by id. Rows read:
+ * `limit + 1` stamped, plus an index entry and a row for each invoice of the database's backlog. The WHERE is the request's (the
  * full `overdueFilter` with the other filters) plus the part's `overdue_at` term, so the
  * partial indexes' WHEREs are implied.
  */
