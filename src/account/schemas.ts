@@ -4,6 +4,7 @@ import { timestamp } from "../http/schemas";
 import { isIsoDate } from "../lib/dates";
 import { objectId, text } from "../lib/fields";
 import { addressObject, addressPatchInput } from "../party/address";
+import { issuerEinvoicingInput, issuerEinvoicingObject } from "../party/einvoicing";
 import { taxIdInput } from "../tax-ids/columns";
 import { taxIdObject } from "../tax-ids/schemas";
 
@@ -21,6 +22,7 @@ export const updateAccountBody = /* @__PURE__ */ z
     legal_name: text(256).nullable().optional(),
     tax_id: taxIdInput.nullable().optional(),
     address: addressPatchInput.nullable().optional(),
+    einvoicing: issuerEinvoicingInput,
     simplified_invoices: z
       .object({
         limit: z.enum(LIMITS),
@@ -75,6 +77,7 @@ export const accountObject = /* @__PURE__ */ z
     legal_name: z.string().nullable(),
     tax_id: taxIdObject.nullable(),
     address: addressObject.nullable(),
+    einvoicing: issuerEinvoicingObject,
     simplified_invoices: z
       .object({ limit: z.enum(LIMITS), basis: z.enum(SIMPLIFIED_BASES), reference: z.string().nullable() })
       .strict(),

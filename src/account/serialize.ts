@@ -20,6 +20,7 @@ export function serializeAccount({ account, environment, defaults }: AccountStat
     legal_name: environment?.legalName ?? null,
     tax_id: taxIdOf(environment ?? NO_TAX_ID, { type: "account", id: account.id }, live),
     address: environment ? addressOf(environment) : null,
+    einvoicing: { peppol_id: environment?.einvoicingPeppolId ?? null },
     simplified_invoices: {
       limit: SIMPLIFIED_LIMITS[basis],
       basis,

@@ -24,8 +24,8 @@ const PARAM = "default_payment_instructions";
 /**
  * Per environment: `default_payment_instructions` (an ordered list, first preferred, of the
  * environment's instructions, no duplicates, at most ten; it replaces the previous list) and
- * the issuer profile (`legal_name`, `tax_id`, `address`; null clears, an address merges) and
- * `simplified_invoices` (null resets it to the default, 400.00 / art_4_1).
+ * the issuer profile (`legal_name`, `tax_id`, `address`, `einvoicing`; null clears, an address
+ * merges) and `simplified_invoices` (null resets it to the default, 400.00 / art_4_1).
  * Returns the account as it is after the write.
  */
 export async function updateAccount(
@@ -52,6 +52,9 @@ async function applyUpdate(w: Writer, caller: Caller, body: UpdateAccountBody): 
   const profile = {
     ...(body.simplified_invoices !== undefined && simplifiedColumns(body.simplified_invoices)),
     ...(body.legal_name !== undefined && { legalName: body.legal_name }),
+    ...(body.einvoicing === null
+      ? { einvoicingPeppolId: null }
+      : body.einvoicing?.peppol_id !== undefined && { einvoicingPeppolId: body.einvoicing.peppol_id }),
     ...(body.tax_id !== undefined && (taxId ?? NO_TAX_ID)),
     ...(body.verifactu !== undefined && representationColumns(w.env, account, body.verifactu, nif)),
     ...address,

@@ -3,6 +3,7 @@ import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import type { TaxIdType } from "../constants";
 import { type CustomerRow, customers as c } from "../db/schema";
 import { type AddressColumns, addressColumns, addressJson, addressSet, type SqlOf } from "../party/address";
+import { einvoicingColumns, einvoicingFill } from "../party/einvoicing";
 import { newTaxIdColumns, verificationJson } from "../tax-ids/columns";
 import type { NewTaxId } from "../tax-ids/write";
 import type { UpdateCustomerBody } from "./schemas";
@@ -52,6 +53,7 @@ export function storedCustomerFill(): Record<string, SQL> {
   fill["$.tax_id.value"] = sql`${c.taxIdValue}`;
   fill["$.tax_id.verification"] = verificationJson(c);
   fill["$.address"] = addressJson(STORED_ADDRESS);
+  Object.assign(fill, einvoicingFill(c));
   fill["$.updated_at"] = sql`${c.updatedAt}`;
   return fill;
 }
@@ -92,6 +94,13 @@ export function customerChanges(
     taxIdCountry = sql`${taxId.taxIdCountry}`;
     for (const path of Object.keys(fill)) if (path.startsWith("$.tax_id.")) delete fill[path];
   }
+
+  // Each einvoicing field is its own column: one named is written, the other stays.
+  const einvoicing = einvoicingColumns(body.einvoicing);
+  Object.assign(set, einvoicing);
+  Object.assign(next, einvoicing);
+  if ("einvoicingPeppolId" in einvoicing) delete fill["$.einvoicing.peppol_id"];
+  if ("einvoicingDir3" in einvoicing) delete fill["$.einvoicing.dir3"];
 
   let addressCountry: SQLWrapper = c.addressCountry;
   if (body.address !== undefined) {

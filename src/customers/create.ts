@@ -7,6 +7,7 @@ import { ApiError } from "../http/errors";
 import { nowIso } from "../lib/clock";
 import { newId } from "../lib/ids";
 import { addressColumns } from "../party/address";
+import { einvoicingColumns } from "../party/einvoicing";
 import { newTaxIdColumns } from "../tax-ids/columns";
 import { insertTaxId, queueAfterWrite, taxIdRow, verifiesFor } from "../tax-ids/write";
 import { generateInvoicePrefix, prefixTaken } from "./fields";
@@ -30,6 +31,9 @@ export async function createCustomer(w: Writer, caller: Caller, body: CreateCust
     phone: body.phone ?? null,
     ...address,
     ...taxId,
+    einvoicingPeppolId: null,
+    einvoicingDir3: null,
+    ...einvoicingColumns(body.einvoicing),
     filterCountry: address.addressCountry ?? taxId.taxIdCountry,
     createdAt: now,
     updatedAt: now,

@@ -3,6 +3,7 @@ import { listParams } from "../http/pagination";
 import { timestamp } from "../http/schemas";
 import { text, upperCaseCode } from "../lib/fields";
 import { addressInput, addressObject, addressPatchInput, countryCode } from "../party/address";
+import { customerEinvoicingInput, customerEinvoicingObject } from "../party/einvoicing";
 import { taxIdInput } from "../tax-ids/columns";
 import { taxIdObject } from "../tax-ids/schemas";
 
@@ -31,6 +32,7 @@ export const createCustomerBody = /* @__PURE__ */ z
     email: email.nullable().optional(),
     phone: phone.nullable().optional(),
     address: addressInput.nullable().optional(),
+    einvoicing: customerEinvoicingInput,
   })
   .strict();
 
@@ -43,6 +45,7 @@ export const updateCustomerBody = /* @__PURE__ */ z
     email: email.nullable().optional(),
     phone: phone.nullable().optional(),
     address: addressPatchInput.nullable().optional(),
+    einvoicing: customerEinvoicingInput,
   })
   .strict();
 
@@ -82,6 +85,7 @@ export const customerObject = /* @__PURE__ */ z
     email: z.string().nullable(),
     phone: z.string().nullable(),
     address: addressObject.nullable(),
+    einvoicing: customerEinvoicingObject,
     created_at: timestamp,
     updated_at: timestamp,
   })

@@ -1,5 +1,6 @@
 import type { CustomerRow } from "../db/schema";
 import { addressOf } from "../party/address";
+import { customerEinvoicingOf } from "../party/einvoicing";
 import { taxIdOf } from "../tax-ids/columns";
 import type { Customer } from "./schemas";
 
@@ -15,6 +16,7 @@ export function serializeCustomer(row: CustomerRow): Customer {
     email: row.email,
     phone: row.phone,
     address: addressOf(row),
+    einvoicing: customerEinvoicingOf(row),
     created_at: row.createdAt,
     updated_at: row.updatedAt,
   };

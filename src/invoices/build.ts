@@ -14,6 +14,7 @@ import { accountToday } from "../lib/dates";
 import { newId } from "../lib/ids";
 import { formatMinor, toMinor } from "../lib/money";
 import { addressOf } from "../party/address";
+import { customerEinvoicingOf } from "../party/einvoicing";
 import { spanishNif } from "../verifactu/record";
 import { type ComputedInvoice, computeInvoice, type LineInput } from "./compute";
 import type { IssueContext } from "./context";
@@ -28,7 +29,7 @@ export type IssueRequest = {
   issueDate: string | undefined;
   operationDate: string | null;
   currency: string;
-  lines: LineInput[];
+  lines: (LineInput & { unit_code?: string | undefined })[];
   dueDate: string | null;
   options: string[] | undefined;
   corrects: { invoice: string; reason: CorrectionReason } | undefined;
@@ -169,7 +170,11 @@ export function buildInvoice(
     customerId: customer?.id ?? null,
     issuer,
     customer: customer ? customerSnapshot(customer) : null,
-    lines: computed.lines.map((l) => ({ ...l, amount: Number(l.amount) })),
+    lines: computed.lines.map((l, i) => ({
+      ...l,
+      unit_code: req.lines[i]?.unit_code ?? "C62",
+      amount: Number(l.amount),
+    })),
     taxBreakdown: computed.tax_breakdown.map((r) => ({
       ...r,
       base: Number(r.base),
@@ -231,7 +236,12 @@ function issuerOf({ account, profile }: IssueContext, strict: boolean) {
       );
     }
   }
-  return { name: profile?.legalName ?? account.name, tax_id: taxId, address };
+  return {
+    name: profile?.legalName ?? account.name,
+    tax_id: taxId,
+    address,
+    einvoicing: { peppol_id: profile?.einvoicingPeppolId ?? null },
+  };
 }
 
 function correctedOf(req: IssueRequest, ctx: IssueContext): InvoiceRow | null {
@@ -290,6 +300,7 @@ function customerSnapshot(c: CustomerRow) {
     email: c.email,
     phone: c.phone,
     address: addressOf(c),
+    einvoicing: customerEinvoicingOf(c),
   };
 }
 

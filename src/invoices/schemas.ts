@@ -16,6 +16,7 @@ import { isIsoDate } from "../lib/dates";
 import { multilineText, objectId, text, upperCaseCode } from "../lib/fields";
 import { customRate, quantity, unitPrice } from "../lib/money";
 import { addressObject } from "../party/address";
+import { customerEinvoicingObject, issuerEinvoicingObject } from "../party/einvoicing";
 
 export const MAX_LINES = 200;
 export const MAX_PAYMENT_OPTIONS = 10;
@@ -77,10 +78,25 @@ export const lineTax = /* @__PURE__ */ z
         },
   );
 
+/** UN/ECE Recommendation 20 (with Rec 21): the shape only, the list is not checked (docs/invoices.md). */
+const unitCode = /* @__PURE__ */ z
+  .string()
+  .regex(/^[A-Z0-9]{2,3}$/, "must be a UN/ECE Recommendation 20 unit code: 2 or 3 characters A-Z and 0-9")
+  .meta(
+    globalThis.OMIT_API_DOCS
+      ? {}
+      : {
+          description:
+            'The unit of `quantity`, a UN/ECE Recommendation 20 code (`HUR` hour, `DAY`, `KGM` kilogram…); default "C62" (one).',
+          examples: ["HUR"],
+        },
+  );
+
 const line = /* @__PURE__ */ z
   .object({
     description: text(1000),
     quantity,
+    unit_code: unitCode.optional(),
     unit_price: unitPrice,
     taxes: z.array(lineTax).max(10, "must have at most 10 entries"),
   })
@@ -230,6 +246,8 @@ const registrationErrors = /* @__PURE__ */ z.array(
   z.object({ code: z.string(), message: z.string() }).strict(),
 );
 
+const OLD_SNAPSHOT = "As at issuance; null on invoices issued before e-invoicing addresses were snapshotted.";
+
 export const invoiceObject = /* @__PURE__ */ z
   .object({
     id: z.string(),
@@ -244,7 +262,12 @@ export const invoiceObject = /* @__PURE__ */ z
     operation_date: z.string().nullable(),
     currency: z.string(),
     issuer: z
-      .object({ name: z.string(), tax_id: snapshotTaxId.nullable(), address: addressObject.nullable() })
+      .object({
+        name: z.string(),
+        tax_id: snapshotTaxId.nullable(),
+        address: addressObject.nullable(),
+        einvoicing: issuerEinvoicingObject.nullable().describe(OLD_SNAPSHOT),
+      })
       .strict(),
     customer: z
       .object({
@@ -254,6 +277,7 @@ export const invoiceObject = /* @__PURE__ */ z
         email: z.string().nullable(),
         phone: z.string().nullable(),
         address: addressObject.nullable(),
+        einvoicing: customerEinvoicingObject.nullable().describe(OLD_SNAPSHOT),
       })
       .strict()
       .nullable(),
@@ -262,6 +286,7 @@ export const invoiceObject = /* @__PURE__ */ z
         .object({
           description: z.string(),
           quantity: z.string(),
+          unit_code: z.string().describe('UN/ECE Recommendation 20; "C62" (one) unless the line named one.'),
           unit_price: z.string(),
           amount: money,
           taxes: z.array(appliedTax),

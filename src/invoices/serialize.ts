@@ -79,9 +79,16 @@ export function serializeInvoice(row: ServedInvoiceRow): Invoice {
     issue_date: row.issueDate === "" ? null : row.issueDate,
     operation_date: row.operationDate,
     currency: row.currency,
-    issuer: row.issuer,
-    customer: row.customer,
-    lines: row.lines.map((l) => ({ ...l, amount: money(l.amount) })),
+    // Invoices issued before a snapshot field existed read its default (docs/invoices.md).
+    issuer: { ...row.issuer, einvoicing: row.issuer.einvoicing ?? null },
+    customer: row.customer && { ...row.customer, einvoicing: row.customer.einvoicing ?? null },
+    lines: row.lines.map(({ description, quantity, unit_code = "C62", ...l }) => ({
+      description,
+      quantity,
+      unit_code,
+      ...l,
+      amount: money(l.amount),
+    })),
     tax_breakdown: row.taxBreakdown.map((r) => ({
       ...r,
       base: money(r.base),

@@ -56,7 +56,7 @@ const ODD: Record<string, PdfInput> = {
   "2,000 characters of notes": withInvoice(SPANISH, { notes: "Nota larga. ".repeat(167).slice(0, 2000) }),
   "no customer": SIMPLIFIED,
   "an issuer without address or Tax ID": withInvoice(SPANISH, {
-    issuer: { name: "Emisor sin datos", tax_id: null, address: null },
+    issuer: { name: "Emisor sin datos", tax_id: null, address: null, einvoicing: null },
   }),
   "a customer without address, email or phone": withInvoice(SPANISH, {
     customer: {

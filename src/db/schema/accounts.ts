@@ -1,6 +1,6 @@
 import { integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import type { Representation } from "../../contracts/verifactu-record";
 import { SIMPLIFIED_BASES, TAX_ID_TYPES, TAX_REGIME_IDS, VERIFICATION_STATUSES } from "../../constants";
+import type { Representation } from "../../contracts/verifactu-record";
 
 export const accounts = sqliteTable(
   "accounts",
@@ -69,6 +69,8 @@ export const accountEnvironments = sqliteTable(
     verifactuLastAcceptedAt: integer("verifactu_last_accepted_at"),
     /** How the deployment's certificate may file for this account (verifactu-system.md §4); null: not declared. */
     verifactuRepresentation: text("verifactu_representation", { mode: "json" }).$type<Representation>(),
+    /** The issuer's Peppol participant id, `<scheme>:<id>` (src/party/einvoicing.ts); null when none. */
+    einvoicingPeppolId: text("einvoicing_peppol_id"),
     updatedAt: text("updated_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.live] })],

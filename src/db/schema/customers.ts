@@ -3,6 +3,14 @@ import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqli
 import { TAX_ID_TYPES, VERIFICATION_STATUSES } from "../../constants";
 import { accounts } from "./accounts";
 
+/** A public-sector customer's DIR3 codes (the three units together; the proposing body optional). */
+export type StoredDir3 = {
+  accounting_office: string;
+  managing_body: string;
+  processing_unit: string;
+  proposing_body: string | null;
+};
+
 /**
  * A customer with its current Tax ID inline (a copy of its `tax_ids` row, verification
  * included): every read of a customer (retrieve, list page, search) is one row of one
@@ -41,6 +49,10 @@ export const customers = sqliteTable(
     taxIdVerifiedName: text("tax_id_verified_name"),
     taxIdVerifiedAddress: text("tax_id_verified_address"),
     taxIdCreatedAt: text("tax_id_created_at").notNull(),
+    /** The Peppol participant id, `<scheme>:<id>` (src/party/einvoicing.ts); null when none. */
+    einvoicingPeppolId: text("einvoicing_peppol_id"),
+    /** Public-sector customers' DIR3 codes; null when none. */
+    einvoicingDir3: text("einvoicing_dir3", { mode: "json" }).$type<StoredDir3>(),
     /** The `country` list filter: the address country, else the Tax ID country. */
     filterCountry: text("filter_country").notNull(),
     createdAt: text("created_at").notNull(),

@@ -19,7 +19,7 @@ import {
 } from "../../constants";
 import type { RecordSummary } from "../../contracts/verifactu-record";
 import { accounts } from "./accounts";
-import { customers } from "./customers";
+import { customers, type StoredDir3 } from "./customers";
 
 type Address = {
   line_1: string;
@@ -41,9 +41,14 @@ export type AppliedTax = {
   authority_code: string | null;
 };
 
-
 /** The JSON snapshots of an invoice row; amounts are integer minor units. */
-export type StoredIssuer = { name: string; tax_id: SnapshotTaxId | null; address: Address | null };
+export type StoredIssuer = {
+  name: string;
+  tax_id: SnapshotTaxId | null;
+  address: Address | null;
+  /** Absent on invoices issued before it was snapshotted. */
+  einvoicing?: { peppol_id: string | null };
+};
 export type StoredCustomer = {
   id: string;
   name: string;
@@ -51,10 +56,14 @@ export type StoredCustomer = {
   email: string | null;
   phone: string | null;
   address: Address | null;
+  /** Absent on invoices issued before it was snapshotted. */
+  einvoicing?: { peppol_id: string | null; dir3: StoredDir3 | null };
 };
 export type StoredLine = {
   description: string;
   quantity: string;
+  /** UN/ECE Rec 20; absent on lines stored before it existed, which read "C62". */
+  unit_code?: string;
   unit_price: string;
   amount: number;
   taxes: AppliedTax[];

@@ -21,6 +21,7 @@ describe("GET /v1/account", () => {
         legal_name: null,
         tax_id: null,
         address: null,
+        einvoicing: { peppol_id: null },
         simplified_invoices: { limit: "400.00", basis: "art_4_1", reference: null },
         verifactu: { representation: null },
         created_at: expect.stringMatching(ISO_TIMESTAMP),

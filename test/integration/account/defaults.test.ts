@@ -48,6 +48,7 @@ describe("PATCH /v1/account default_payment_instructions", () => {
         legal_name: null,
         tax_id: null,
         address: null,
+        einvoicing: { peppol_id: null },
         simplified_invoices: { limit: "400.00", basis: "art_4_1", reference: null },
         verifactu: { representation: null },
         created_at: expect.any(String),

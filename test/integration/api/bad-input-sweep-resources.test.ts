@@ -18,6 +18,14 @@ const destination = {
   enabled_events: ["tax_id.verification.completed"],
 };
 
+/** A public-sector customer's DIR3 codes, all four. */
+const dir3 = {
+  accounting_office: "L01280796",
+  managing_body: "L01280796",
+  processing_unit: "GE0000531",
+  proposing_body: "E04921501",
+};
+
 describe("bad input sweep: customers, payment instructions, event destinations, the account", () => {
   const s = { key: "", customer: "", instruction: "", destination: "" };
   beforeAll(async () => {
@@ -42,6 +50,7 @@ describe("bad input sweep: customers, payment instructions, event destinations, 
       invoice_prefix: "CLI",
       address: validAddress,
       tax_id: { country: "ES", type: "es_nif", value: "B12345674" },
+      einvoicing: { peppol_id: "9920:ESB12345674", dir3: dir3 },
     }),
   });
   sweepWrite({
@@ -50,7 +59,12 @@ describe("bad input sweep: customers, payment instructions, event destinations, 
     path: () => `/v1/customers/${s.customer}`,
     key,
     ok: 200,
-    body: () => ({ name: "Cliente", email: "a@b.example", address: validAddress }),
+    body: () => ({
+      name: "Cliente",
+      email: "a@b.example",
+      address: validAddress,
+      einvoicing: { peppol_id: "0088:5790000435968", dir3: dir3 },
+    }),
   });
   sweepWrite({
     name: "POST /v1/payment-instructions",
@@ -90,6 +104,10 @@ describe("bad input sweep: customers, payment instructions, event destinations, 
     path: () => "/v1/account",
     key,
     ok: 200,
-    body: () => ({ ...esProfile, default_payment_instructions: [s.instruction] }),
+    body: () => ({
+      ...esProfile,
+      default_payment_instructions: [s.instruction],
+      einvoicing: { peppol_id: "9920:ESB12345674" },
+    }),
   });
 });

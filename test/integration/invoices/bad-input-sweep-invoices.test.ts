@@ -29,7 +29,7 @@ describe("bad input sweep: POST /v1/invoices", () => {
     body: () => ({
       customer: es.customer,
       series: "SWEEP",
-      lines: [workedLine],
+      lines: [{ ...workedLine, unit_code: "HUR" }],
       payment_terms: { due_date: "2099-01-31", options: [es.instruction] },
       notes: "Gracias",
     }),

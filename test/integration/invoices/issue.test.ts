@@ -108,6 +108,7 @@ describe("Issuing an invoice: POST /v1/invoices → 201", () => {
           state: null,
           country: "ES",
         },
+        einvoicing: { peppol_id: null },
       },
       customer: {
         id: customer.id,
@@ -116,11 +117,13 @@ describe("Issuing an invoice: POST /v1/invoices → 201", () => {
         email: "facturas@cliente.example",
         phone: "+34600000000",
         address: { ...esAddress, line_2: null, state: null },
+        einvoicing: { peppol_id: null, dir3: null },
       },
       lines: [
         {
           description: "Consulting",
           quantity: "3",
+          unit_code: "C62",
           unit_price: "33.333",
           amount: "100.00",
           taxes: [

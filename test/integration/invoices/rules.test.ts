@@ -78,6 +78,7 @@ describe("Spanish address rule: es ordinary and corrective invoices need the cus
       email: null,
       phone: null,
       address: null,
+      einvoicing: { peppol_id: null, dir3: null },
     });
     const anonymous = await issue(api, { type: "simplified", lines: [ivaLine()] });
     expect(anonymous.customer).toBeNull();
@@ -217,7 +218,12 @@ describe("The issuer profile: an es account issues only with legal_name, tax_id 
     const api = client(account.testKey);
     const customer = await customerWithoutAddress(api);
     const inv = await issue(api, { customer: customer.id, lines: [{ ...ivaLine(), taxes: [] }] });
-    expect(inv.issuer).toEqual({ name: "Globex Ltd", tax_id: null, address: null });
+    expect(inv.issuer).toEqual({
+      name: "Globex Ltd",
+      tax_id: null,
+      address: null,
+      einvoicing: { peppol_id: null },
+    });
   });
 
   it("a global account's profile, when set, is the issuer", async () => {
@@ -233,6 +239,7 @@ describe("The issuer profile: an es account issues only with legal_name, tax_id 
       name: "Globex Trading Ltd",
       tax_id: { country: "GB", type: "local", value: "GB123" },
       address: null,
+      einvoicing: { peppol_id: null },
     });
   });
 
@@ -274,6 +281,7 @@ describe("Snapshots: later changes to the issuer, customer or instructions never
         state: null,
         country: "ES",
       },
+      einvoicing: { peppol_id: null },
     });
   });
 
@@ -296,6 +304,7 @@ describe("Snapshots: later changes to the issuer, customer or instructions never
       email: "a@cliente.example",
       phone: null,
       address: { ...esAddress, line_2: null, state: null },
+      einvoicing: { peppol_id: null, dir3: null },
     });
     const next = await issue(api, { customer: customer.id, lines: [ivaLine()] });
     expect(next.customer).toEqual({
@@ -312,6 +321,7 @@ describe("Snapshots: later changes to the issuer, customer or instructions never
         state: null,
         country: "ES",
       },
+      einvoicing: { peppol_id: null, dir3: null },
     });
     expect(next.customer?.tax_id.id).not.toBe(customer.tax_id.id);
   });
