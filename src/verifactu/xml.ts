@@ -89,6 +89,15 @@ const encadenamiento = (e: Encadenamiento) =>
       : sf("RegistroAnterior", [...idFactura(e.RegistroAnterior), sf("Huella", e.RegistroAnterior.Huella)]),
   ]);
 
+/** What sealing added to a record of either kind: its link, its software, its time and hash (both XSDs end so). */
+const sealed = (r: ChainRecord) => [
+  encadenamiento(r.Encadenamiento),
+  sf("SistemaInformatico", sistema(r.SistemaInformatico)),
+  sf("FechaHoraHusoGenRegistro", r.FechaHoraHusoGenRegistro),
+  sf("TipoHuella", r.TipoHuella),
+  sf("Huella", r.Huella),
+];
+
 /** The `RegistroAlta` element alone. */
 export function registroAltaXml(r: RegistroAlta): string {
   return sf("RegistroAlta", [
@@ -116,11 +125,7 @@ export function registroAltaXml(r: RegistroAlta): string {
     sf("Desglose", r.Desglose.map(detalle)),
     sf("CuotaTotal", r.CuotaTotal),
     sf("ImporteTotal", r.ImporteTotal),
-    encadenamiento(r.Encadenamiento),
-    sf("SistemaInformatico", sistema(r.SistemaInformatico)),
-    sf("FechaHoraHusoGenRegistro", r.FechaHoraHusoGenRegistro),
-    sf("TipoHuella", r.TipoHuella),
-    sf("Huella", r.Huella),
+    ...sealed(r),
   ]);
 }
 
@@ -134,11 +139,7 @@ export function registroAnulacionXml(r: RegistroAnulacion): string {
       sf("FechaExpedicionFacturaAnulada", r.IDFactura.FechaExpedicionFacturaAnulada),
     ]),
     sf("SinRegistroPrevio", r.SinRegistroPrevio),
-    encadenamiento(r.Encadenamiento),
-    sf("SistemaInformatico", sistema(r.SistemaInformatico)),
-    sf("FechaHoraHusoGenRegistro", r.FechaHoraHusoGenRegistro),
-    sf("TipoHuella", r.TipoHuella),
-    sf("Huella", r.Huella),
+    ...sealed(r),
   ]);
 }
 
