@@ -143,6 +143,22 @@ describe("einvoicing on customers", () => {
       expect((await patch(c.id, { einvoicing: { dir3: DIR3 } })).einvoicing.dir3).toEqual(FULL.dir3);
     });
 
+    it("the customer.updated and customer.deleted events carry it as the row holds it", async () => {
+      const c = await create(FULL);
+      const updated = await patch(c.id, { einvoicing: { peppol_id: null } });
+      expectStatus(await api.del(`/v1/customers/${c.id}`), 204);
+      const res = await api.get(`/v1/events?related_object=${c.id}`);
+      expectStatus(res, 200);
+      const objects = Object.fromEntries(
+        res.body.data.map((e) => [e.type, (e.data.object as { einvoicing: unknown }).einvoicing]),
+      );
+      expect(objects).toEqual({
+        "customer.created": FULL,
+        "customer.updated": updated.einvoicing,
+        "customer.deleted": { peppol_id: null, dir3: FULL.dir3 },
+      });
+    });
+
     it("einvoicing: null clears both", async () => {
       const c = await create(FULL);
       expect((await patch(c.id, { einvoicing: null })).einvoicing).toEqual(NONE);
