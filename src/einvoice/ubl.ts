@@ -5,6 +5,7 @@ import { easVatSchemeOf, paymentMeansOf } from "./mappings";
 import { customerDir3, customerPeppolId, issuerPeppolId, unitCodeOf } from "./snapshot";
 import { type CorrectedInvoice, EinvoiceMissingDataError } from "./types";
 import { amountText, type Category, ublTaxes } from "./ubl-taxes";
+import { UNIT_CODES } from "./unit-codes";
 
 /**
  * The invoice as a UBL 2.1 document following Peppol BIS Billing 3.0 (EN 16931 with Peppol's
@@ -96,6 +97,10 @@ export function ublDocument(invoice: Invoice, corrected: CorrectedInvoice | null
   const seller = endpoint(issuerPeppolId(invoice), invoice.issuer.tax_id);
   const buyer = customer && endpoint(customerPeppolId(invoice), customer.tax_id);
   const missing = [...taxes.problems];
+  const unknownUnits = [...new Set(invoice.lines.map(unitCodeOf))].filter((code) => !UNIT_CODES.has(code));
+  if (unknownUnits.length > 0) {
+    missing.push(`unit codes of UN/ECE Recommendation 20 (not ${unknownUnits.join(", ")}: BR-CL-23)`);
+  }
   if (!seller)
     missing.unshift(
       "the issuer's electronic address: a Peppol ID, or a VAT number of a country with an EAS VAT scheme (PEPPOL-EN16931-R020)",

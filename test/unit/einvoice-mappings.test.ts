@@ -7,8 +7,13 @@ import {
   VAT_CATEGORIES,
   vatCategoryOf,
 } from "../../src/einvoice/mappings";
+import { EinvoiceMissingDataError } from "../../src/einvoice/types";
+import { ublDocument } from "../../src/einvoice/ubl";
+import { UNIT_CODES } from "../../src/einvoice/unit-codes";
 import { el, escapeAttribute, flatten } from "../../src/lib/xml";
 import { CATALOG } from "../../src/tax/catalog";
+import cenRules from "../fixtures/einvoice/en16931-ubl/xslt/EN16931-UBL-validation.xslt?raw";
+import { CASES } from "../fixtures/einvoice-invoices";
 
 const iva = (rule: string, treatment: string, rate: string | null = null) => ({
   tax: "iva",
@@ -103,5 +108,27 @@ describe("the XML element builder (src/lib/xml.ts)", () => {
     expect(el("cbc:Note", null)).toBe("");
     expect(flatten(["<a/>", ["<b/>", null]])).toBe("<a/><b/>");
     expect(escapeAttribute("a\nb\tc")).toBe("a&#10;b&#9;c");
+  });
+});
+
+describe("unit codes: UN/ECE Recommendation 20 as EN 16931 accepts it (BR-CL-23)", () => {
+  it("the renderer's list is BR-CL-23's, code for code", () => {
+    const rule = cenRules.slice(0, cenRules.indexOf("[BR-CL-23]"));
+    const list = /contains\(' ([^']*) ', concat\(' ', normalize-space\(@unitCode\)/.exec(
+      rule.slice(rule.lastIndexOf('test="')),
+    )?.[1];
+    expect([...UNIT_CODES].sort()).toEqual((list ?? "").split(" ").sort());
+  });
+
+  it("a line whose unit code is not on the list makes the UBL document missing data, naming the code and BR-CL-23", () => {
+    const [sample] = Object.values(CASES);
+    if (!sample) throw new Error("no e-invoice fixture");
+    const invoice = {
+      ...sample.invoice,
+      lines: sample.invoice.lines.map((l) => ({ ...l, unit_code: "QQQ" })),
+    };
+    expect(UNIT_CODES.has("QQQ")).toBe(false);
+    expect(() => ublDocument(invoice, sample.corrected)).toThrow(EinvoiceMissingDataError);
+    expect(() => ublDocument(invoice, sample.corrected)).toThrow(/QQQ: BR-CL-23/);
   });
 });
