@@ -142,7 +142,7 @@ describe("the typed client example against npm start", () => {
     await server?.stop();
   }, 30_000);
 
-  it("the local seed gives all four dev environments a complete, valid profile and 100.00 EUR of credit: each key issues at once", async () => {
+  it("the local seed gives all four dev environments a complete, valid profile and 100.00 EUR of credit: each key issues at once, but Live Spain, which has no AEAT certificate under npm start (409 verifactu_not_ready)", async () => {
     for (const key of [
       "sk_test_es_localdev",
       "sk_live_es_localdev",
@@ -177,7 +177,13 @@ describe("the typed client example against npm start", () => {
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
         body: JSON.stringify({ type: "simplified", lines: [regimeLine] }),
       });
-      expect(issued.status, `${key}: ${await issued.clone().text()}`).toBe(201);
+      const text = await issued.clone().text();
+      if (key === "sk_live_es_localdev") {
+        expect(issued.status, text).toBe(409);
+        expect(JSON.parse(text).error.code).toBe("verifactu_not_ready");
+      } else {
+        expect(issued.status, `${key}: ${text}`).toBe(201);
+      }
     }
   }, 60_000);
 

@@ -15,6 +15,7 @@ import {
   setProfile,
   workedLine,
 } from "../../helpers/invoices";
+import { readyLive } from "../../helpers/live-ready";
 import { dbSnapshot, describeAuthMatrix, expectError } from "../../helpers/security";
 
 type Ctx = { customer: string; invoice: string };
@@ -596,8 +597,10 @@ describeAuthMatrix({
   method: "GET",
   path: (id) => `/v1/invoices/${id}`,
   create: async (key) => {
-    const api = client(key);
-    await setProfile(api);
+    // A Live es invoice is issued only where its record can be sent (verifactu-system.md §4).
+    const live = key.startsWith("sk_live_");
+    const api = live ? await readyLive({ id: "", testKey: "", liveKey: key }) : client(key);
+    if (!live) await setProfile(api);
     const customer = await customerWithAddress(api);
     return (await issue(api, { customer: customer.id, lines: [workedLine] })).id;
   },
