@@ -47,15 +47,18 @@ export const benchRoutes = new Hono<AppEnv>()
       "account_id, live, type, series, numbering, counter_key, operation_date, supply_tax_date, withholding_tax_date, currency, customer_id, issuer, customer, lines, tax_breakdown, subtotal, total_tax_added, total_tax_withheld, total, amount_payable, payment_terms, corrected_by, notes, created_at";
     // With `per_day`, the copies are issued that many a day after the template, in number
     // order, 30 days to pay, 1 in 10 unpaid (the rest paid) and 1 in 50 void: what the list
-    // filters need to be measured on (status, payment_status, overdue, issue_date ranges).
+    // filters need to be measured on (status, payment_status, overdue, issue_date ranges). The
+    // overdue ones are stamped as the overdue job would have (`overdue_at`), the steady state.
     const perDay = Number(c.req.query("per_day") ?? 0);
+    const due = "date(t.issue_date, '+' || (n.i / ?4 + 30) || ' days')";
     const lifecycle = perDay
       ? {
-          cols: ", issue_date, due_date, status, payment_status, amount_paid",
-          values: `, date(t.issue_date, '+' || (n.i / ?4) || ' days'), date(t.issue_date, '+' || (n.i / ?4 + 30) || ' days'),
+          cols: ", issue_date, due_date, status, payment_status, amount_paid, overdue_at",
+          values: `, date(t.issue_date, '+' || (n.i / ?4) || ' days'), ${due},
             CASE WHEN n.i % 50 = 0 THEN 'void' ELSE 'issued' END,
             CASE WHEN n.i % 10 = 0 THEN 'unpaid' ELSE 'paid' END,
-            CASE WHEN n.i % 10 = 0 THEN 0 ELSE t.amount_payable END`,
+            CASE WHEN n.i % 10 = 0 THEN 0 ELSE t.amount_payable END,
+            CASE WHEN n.i % 10 = 0 AND n.i % 50 <> 0 AND ${due} < date('now') THEN strftime('%Y-%m-%dT%H:%M:%fZ', 'now') END`,
         }
       : { cols: ", issue_date", values: ", t.issue_date" };
     const result = await c.env.DB.prepare(
