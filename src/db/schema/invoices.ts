@@ -166,6 +166,12 @@ export const invoices = sqliteTable(
     pdfGeneratedAt: text("pdf_generated_at"),
     /** When the cron sweep asked for the PDF again: it does so at most once (`sweepMissingPdfs`). */
     pdfSweptAt: text("pdf_swept_at"),
+    /**
+     * When the archive (R2 `ARCHIVE`, src/archive/) last held the invoice as it stands: its JSON,
+     * PDF and VERI*FACTU records. Cleared by a trigger when it is voided or gains a record
+     * (migration 0033), so the archive adds the new state's objects.
+     */
+    archivedAt: text("archived_at"),
   },
   (t) => [
     index("invoices_list_idx").on(t.accountId, t.live, t.id),
@@ -208,6 +214,11 @@ export const invoices = sqliteTable(
     index("invoices_pdf_pending_idx")
       .on(t.createdAt)
       .where(sql`${t.pdfGeneratedAt} IS NULL AND ${t.pdfSweptAt} IS NULL AND ${t.status} <> 'draft'`),
+    // The archive sweep: issued or void invoices whose PDF is stored and whose archive is not
+    // complete yet, oldest first (src/archive/sweep.ts).
+    index("invoices_archive_pending_idx")
+      .on(t.createdAt)
+      .where(sql`${t.archivedAt} IS NULL AND ${t.pdfGeneratedAt} IS NOT NULL AND ${t.status} <> 'draft'`),
   ],
 );
 

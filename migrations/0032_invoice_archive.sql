@@ -1,0 +1,2 @@
+ALTER TABLE `invoices` ADD `archived_at` text;--> statement-breakpoint
+CREATE INDEX `invoices_archive_pending_idx` ON `invoices` (`created_at`) WHERE "invoices"."archived_at" IS NULL AND "invoices"."pdf_generated_at" IS NOT NULL AND "invoices"."status" <> 'draft';
