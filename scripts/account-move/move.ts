@@ -123,8 +123,17 @@ export async function countRows(sql: Sql, shard: string, accountId: string) {
   return counts;
 }
 
-/** Deletes the account's rows from `shard`, children first, but what must stay (the ledger). */
-export async function deleteAccount(sql: Sql, shard: string, accountId: string): Promise<void> {
+/**
+ * Deletes the account's rows from `shard`, children first, but what must stay (the ledger).
+ * Its issued invoices and VERI*FACTU records are fiscal records that the database refuses to
+ * delete (migration 0033) unless `fiscal_moves` names the account: that row, written first,
+ * records that they live on `to` now (copied and counted; the directory already points there).
+ */
+export async function deleteAccount(sql: Sql, shard: string, accountId: string, to: string): Promise<void> {
+  await sql(
+    shard,
+    `INSERT OR IGNORE INTO fiscal_moves (account_id, to_shard, moved_at) VALUES (${lit(accountId)}, ${lit(to)}, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`,
+  );
   for (const { table, where, keep } of accountTables(accountId).reverse()) {
     if (!keep) await sql(shard, `DELETE FROM ${table} WHERE ${where}`);
   }
@@ -190,6 +199,8 @@ export async function moveAccount(
       reason: `still in flight on ${from}: ${busy.join(", ")}; writes resumed, try again later.`,
     };
   }
+  // An account moving back: its invoices are protected on `to` again.
+  await sql(to, `DELETE FROM fiscal_moves WHERE account_id = ${lit(accountId)}`);
   const copied = await copyAccount(sql, from, to, accountId);
   const there = await countRows(sql, to, accountId);
   const mismatched = Object.keys(copied).filter((table) => there[table] !== copied[table]);
@@ -201,6 +212,6 @@ export async function moveAccount(
     };
   }
   await switchShard(sql, accountId, to);
-  await deleteAccount(sql, from, accountId);
+  await deleteAccount(sql, from, accountId, to);
   return { moved: true, from, copied };
 }
