@@ -196,6 +196,7 @@ export function buildInvoice(
     verifactuRecords: null,
     pdfGeneratedAt: null,
     pdfSweptAt: null,
+    archivedAt: null,
     status: mode.draft ? "draft" : "issued",
     paymentStatus: mode.draft ? null : amountPayable > 0 ? "unpaid" : "not_applicable",
     amountPaid: 0,
