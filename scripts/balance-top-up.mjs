@@ -5,6 +5,9 @@
 //
 // Without --remote it acts on the local D1 that `npm start` serves (or the state directory
 // given with --persist-to); with --remote on the production D1 (needs `wrangler login`).
+// The credit goes to the account's shard, read from the directory as the API reads it
+// (docs/scaling.md): an account the directory does not know, or one being moved, is refused
+// (exit code 2) with nothing written.
 // The event is queued by the cron sweep once it is five minutes old (a script cannot reach
 // the receivers or the queue; the sweep leaves younger events to the write that made them).
 import { readFileSync } from "node:fs";
@@ -41,6 +44,29 @@ export function topUpSql({ id, accountId, live, cents, description, now, eventId
   return TEMPLATE.replace(/\?(\d)/g, (_, n) => params[n - 1]);
 }
 
+/**
+ * The shard holding `accountId`, read from the directory (directory_accounts, as the API's
+ * auth reads it). Exits with code 2, nothing written, for an account the directory does not
+ * know or one being moved (its writes are paused: a credit on the shard it leaves would be lost).
+ */
+function shardOf(accountId, target) {
+  const [place] =
+    d1Execute(`SELECT shard, moving_since FROM directory_accounts WHERE account_id = ${lit(accountId)};`, {
+      ...target,
+      database: "DIRECTORY",
+    }).at(-1)?.results ?? [];
+  if (!place) fail(`No such account: ${accountId}. Nothing was credited.`);
+  if (place.moving_since)
+    fail(
+      `${accountId} is being moved to another shard (since ${place.moving_since}): run the top-up again once the move is done. Nothing was credited.`,
+    );
+  if (!/^[A-Z][A-Z0-9_]*$/.test(place.shard))
+    fail(
+      `The directory places ${accountId} on ${JSON.stringify(place.shard)}, not a D1 binding. Nothing was credited.`,
+    );
+  return place.shard;
+}
+
 function fail(message) {
   console.error(message);
   process.exit(2);
@@ -66,6 +92,8 @@ function main() {
     fail("--description must be 1 to 256 characters.");
   if (values.remote && values["persist-to"]) fail("--persist-to names a local state: drop it with --remote.");
 
+  const target = { remote: values.remote, persistTo: values["persist-to"] };
+  const shard = shardOf(values.account, target);
   const sql = topUpSql({
     id: newId("btx"),
     accountId: values.account,
@@ -75,9 +103,11 @@ function main() {
     now: new Date().toISOString(),
     eventId: newId("evt"),
   });
-  const out = d1Execute(sql, { remote: values.remote, persistTo: values["persist-to"] });
+  const out = d1Execute(sql, { ...target, database: shard });
   const [row] = out[0]?.results ?? [];
-  if (!row) fail(`No such account: ${values.account}. Nothing was credited.`);
+  // The directory names the account but its shard lacks it: a misconfiguration, never guessed around.
+  if (!row)
+    fail(`No account ${values.account} on ${shard}, where the directory places it. Nothing was credited.`);
   const eur = (c) =>
     `${c < 0 ? "-" : ""}${Math.floor(Math.abs(c) / 100)}.${String(Math.abs(c) % 100).padStart(2, "0")}`;
   console.log(

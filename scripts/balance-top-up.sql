@@ -1,5 +1,5 @@
--- npm run balance:top-up: credits ?4 cents to the usage balance of account ?2 in environment
--- ?3 (0 test, 1 live) as balance transaction ?1, described ?5, at ?6 (now, ISO 8601), with
+-- npm run balance:top-up, run on the account's shard (the script reads it from the directory
+-- first): credits ?4 cents to the usage balance of account ?2 in environment ?3 (0 test, 1 live) as balance transaction ?1, described ?5, at ?6 (now, ISO 8601), with
 -- its billing.balance_transaction.created event ?7. balance_after and the chain position are
 -- read from the newest row by the INSERT itself, as the API's debits do (src/balance/ledger.ts),
 -- so a top-up racing an invoice issue loses no cent. An unknown account inserts nothing; an id
