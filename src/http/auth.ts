@@ -9,7 +9,7 @@ import { sha256Hex } from "../lib/crypto";
 import type { AppEnv } from "./context";
 import { ApiError } from "./errors";
 import { KeyCache } from "./key-cache";
-import { consume, limitAddress, refuseIfAddressLimited } from "./rate-limit";
+import { limitAddress, limitCaller, refuseIfAddressLimited } from "./rate-limit";
 
 const KEY_FORMAT = /^sk_(test|live)_[A-Za-z0-9_-]{8,120}$/;
 
@@ -36,9 +36,9 @@ export const noStore: MiddlewareHandler<AppEnv> = async (c, next) => {
  * `Authorization: Bearer sk_test_…|sk_live_…`. The prefix selects the environment; the
  * key is looked up by its SHA-256 (the secret itself is never stored) in the directory, which
  * also names the account's shard: the rest of the request sees that shard's environment
- * (`c.env.DB` is its database). A known key counts against its own rate limit; a missing,
- * malformed or unknown one against the client address's, checked before the D1 lookup when
- * the address is already over it.
+ * (`c.env.DB` is its database). A known key counts against its own rate limit and its account's
+ * in its environment (a large body counting more); a missing, malformed or unknown one against
+ * the client address's, checked before the D1 lookup when the address is already over it.
  */
 export const auth: MiddlewareHandler<AppEnv> = async (c, next) => {
   const header = c.req.header("authorization");
@@ -66,7 +66,7 @@ export const auth: MiddlewareHandler<AppEnv> = async (c, next) => {
     await limitAddress(c);
     throw unauthorized("api_key_invalid", "Invalid API key provided.");
   }
-  await consume(c, "KEY_RATE_LIMITER", hash);
+  await limitCaller(c, hash, caller);
   if (caller.moving && !READS.has(c.req.method)) {
     throw new ApiError(
       "account_moving",

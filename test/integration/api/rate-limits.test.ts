@@ -1,7 +1,8 @@
 /**
- * Rate limits (wrangler.toml `[[ratelimits]]`): per API key for authenticated calls, per
- * client address for calls whose key is missing, malformed or unknown, per address on the
- * public catalog. Over a limit: 429 `rate_limited`, `rate_limit_error`, `Retry-After`.
+ * Rate limits (wrangler.toml `[[ratelimits]]`): per API key and per account and environment
+ * for authenticated calls (a large write counting several units), per client address for
+ * calls whose key is missing, malformed or unknown, per address on the public catalog. Over a
+ * limit: 429 `rate_limited`, `rate_limit_error`, `Retry-After`.
  *
  * The suite's own limiters are raised out of reach (vitest.config.ts), so these tests run
  * the Worker with every limiter swapped for TEST_RATE_LIMITER: the same local binding, 3
@@ -12,10 +13,16 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { app } from "../../../src/app";
 import { parseConfig } from "../../../src/config";
-import { type LimiterName, LOCAL_ADDRESS, RATE_LIMIT_PERIODS } from "../../../src/http/rate-limit";
+import {
+  type LimiterName,
+  LOCAL_ADDRESS,
+  MAX_WEIGHT,
+  RATE_LIMIT_PERIODS,
+  WEIGHT_UNIT_BYTES,
+} from "../../../src/http/rate-limit";
 import type { ApiResponse } from "../../helpers/api";
 import { useClock } from "../../helpers/clock";
-import { createAccount, newApiKey, revokeApiKey, validCustomer } from "../../helpers/factories";
+import { createAccount, insertApiKey, newApiKey, revokeApiKey, validCustomer } from "../../helpers/factories";
 import { dbSnapshot } from "../../helpers/security";
 
 type WranglerRateLimit = { name: string; namespace_id: string; simple: { limit: number; period: number } };
@@ -31,6 +38,10 @@ type SendOptions = {
   key?: string;
   address?: string;
   body?: unknown;
+  /** Spaces after the JSON body (still valid JSON), to make it `pad` bytes larger. */
+  pad?: number;
+  /** Sends the body as a stream, without `Content-Length` (a chunked upload). */
+  chunked?: boolean;
   vars?: Partial<Env>;
   limiter?: RateLimit;
 };
@@ -46,14 +57,30 @@ async function send(method: string, path: string, options: SendOptions = {}): Pr
     ...testEnv,
     ...options.vars,
     KEY_RATE_LIMITER: limiter,
+    ACCOUNT_LIVE_RATE_LIMITER: limiter,
+    ACCOUNT_TEST_RATE_LIMITER: limiter,
     ADDRESS_RATE_LIMITER: limiter,
     CATALOG_RATE_LIMITER: limiter,
   };
-  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+  const text =
+    options.body === undefined ? undefined : JSON.stringify(options.body) + " ".repeat(options.pad ?? 0);
+  let body: BodyInit | undefined = text;
+  if (text !== undefined && options.chunked) {
+    const bytes = new TextEncoder().encode(text);
+    body = new ReadableStream({
+      start(controller) {
+        controller.enqueue(bytes);
+        controller.close();
+      },
+    });
+  } else if (text !== undefined) {
+    // As every HTTP client sends it with a fixed body.
+    headers["content-length"] = String(new TextEncoder().encode(text).byteLength);
+  }
   const request = new Request(`http://api.test${path}`, { method, headers, body });
   const res = await app.fetch(request, workerEnv, createExecutionContext());
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers, text };
+  const answer = await res.text();
+  return { status: res.status, body: answer ? JSON.parse(answer) : null, headers: res.headers, text: answer };
 }
 
 /** `times` requests, each expected to answer `status`. */
@@ -102,7 +129,7 @@ describe("per API key: authenticated calls over the key's limit", () => {
     expect(res.headers.get("cache-control")).toBe("no-store");
   });
 
-  it("the limit is per key: the same account's other key keeps its own budget", async () => {
+  it("Test and Live are counted apart: the account's Live key keeps its budget when its Test key is over", async () => {
     const { testKey, liveKey } = await createAccount();
     await freshWindow();
     await sendTimes(LIMIT, 200, "/v1/account", { key: testKey });
@@ -119,6 +146,70 @@ describe("per API key: authenticated calls over the key's limit", () => {
       await send("POST", "/v1/customers", { key: testKey, body: validCustomer }),
       "KEY_RATE_LIMITER",
     );
+    expect(await dbSnapshot()).toBe(before);
+  });
+});
+
+describe("per account and environment: keys cannot multiply the budget", () => {
+  it.each([
+    ["test", "ACCOUNT_TEST_RATE_LIMITER"],
+    ["live", "ACCOUNT_LIVE_RATE_LIMITER"],
+  ] as const)(
+    "two %s keys of one account share its budget: over it together, 429 though each is under its own",
+    async (environment, limiter) => {
+      const account = await createAccount();
+      const first = environment === "test" ? account.testKey : account.liveKey;
+      const second = newApiKey(environment);
+      await insertApiKey(account.id, second);
+      await freshWindow();
+      await sendTimes(LIMIT - 1, 200, "/v1/account", { key: first });
+      await sendTimes(1, 200, "/v1/account", { key: second });
+      // The second key has been used once of its LIMIT: the account's budget is what refuses it.
+      const res = await send("GET", "/v1/account", { key: second });
+      expectRateLimited(res, limiter);
+      expect(res.text).toContain("this account");
+      expectRateLimited(await send("GET", "/v1/account", { key: first }), limiter);
+    },
+  );
+
+  it("another account's keys keep their own budget", async () => {
+    const one = await createAccount();
+    const other = await createAccount();
+    await freshWindow();
+    await sendTimes(LIMIT, 200, "/v1/account", { key: one.testKey });
+    await sendTimes(LIMIT, 200, "/v1/account", { key: other.testKey });
+  });
+});
+
+describe("weighted writes: a large body counts one unit per started 64 KiB", () => {
+  it("a write of just over two units' bytes counts 3: the next request is over a limit of 3", async () => {
+    expect(WEIGHT_UNIT_BYTES).toBe(64 * 1024);
+    const { testKey } = await createAccount();
+    const pad = 2 * WEIGHT_UNIT_BYTES + 1 - JSON.stringify(validCustomer).length;
+    await freshWindow();
+    const heavy = await send("POST", "/v1/customers", { key: testKey, body: validCustomer, pad });
+    expect(heavy.status, heavy.text).toBe(201);
+    expectRateLimited(await send("GET", "/v1/account", { key: testKey }), "KEY_RATE_LIMITER");
+  });
+
+  it("a body of one unit or less counts 1", async () => {
+    const { testKey } = await createAccount();
+    const pad = WEIGHT_UNIT_BYTES - JSON.stringify(validCustomer).length;
+    await freshWindow();
+    for (let i = 0; i < LIMIT; i++) {
+      const res = await send("POST", "/v1/customers", { key: testKey, body: validCustomer, pad });
+      expect(res.status, res.text).toBe(201);
+    }
+    expectRateLimited(await send("GET", "/v1/account", { key: testKey }), "KEY_RATE_LIMITER");
+  });
+
+  it("a body without Content-Length counts as the largest (1 MiB: 16 units), and writes nothing", async () => {
+    expect(MAX_WEIGHT).toBe(16);
+    const { testKey } = await createAccount();
+    await freshWindow();
+    const before = await dbSnapshot();
+    const res = await send("POST", "/v1/customers", { key: testKey, body: validCustomer, chunked: true });
+    expectRateLimited(res, "KEY_RATE_LIMITER");
     expect(await dbSnapshot()).toBe(before);
   });
 });
