@@ -325,6 +325,13 @@ describe("limits in configuration", () => {
     expect(Object.fromEntries(configured)).toEqual(RATE_LIMIT_PERIODS);
   });
 
+  it("wrangler.toml's limits are the documented ones: Live 1000 and Test 250 per 10 s per account, 1000 per key", () => {
+    const limits = Object.fromEntries(testEnv.TEST_WRANGLER_RATE_LIMITS.map((r) => [r.name, r.simple]));
+    expect(limits.ACCOUNT_LIVE_RATE_LIMITER).toEqual({ limit: 1000, period: 10 });
+    expect(limits.ACCOUNT_TEST_RATE_LIMITER).toEqual({ limit: 250, period: 10 });
+    expect(limits.KEY_RATE_LIMITER).toEqual({ limit: 1000, period: 10 });
+  });
+
   it("a limiter that fails lets the request through and is logged (fail open)", async () => {
     const log = vi.spyOn(console, "error").mockImplementation(() => {});
     const broken = { limit: () => Promise.reject(new Error("limiter unavailable")) };
