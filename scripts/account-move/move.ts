@@ -77,7 +77,11 @@ const PAGE = 200;
 /**
  * Copies the account's rows from `from` to `to`, table by table in `rowid` order (so the
  * insert triggers' order checks pass, as they did on the source). Returns the rows copied per
- * table.
+ * table. Run on a target cleared of the account's rows (`clearTarget`): a plain INSERT, so a
+ * row already there is an error, never silently kept. The two tables a clear keeps: the
+ * `accounts` row is overwritten with the source's (an upsert: no delete, which its children
+ * would refuse), and `balance_transactions` rows already there are left as they are (`OR
+ * IGNORE`): the ledger is append-only and its rows never change, so they are the source's.
  */
 export async function copyAccount(sql: Sql, from: string, to: string, accountId: string) {
   const copied: Record<string, number> = {};
@@ -91,14 +95,22 @@ export async function copyAccount(sql: Sql, from: string, to: string, accountId:
       if (rows.length === 0) break;
       after = Number(rows.at(-1)?._rowid);
       const columns = Object.keys(rows[0] as object).filter((c) => c !== "_rowid" && !omit.includes(c));
-      // OR IGNORE: a copy cut short can run again (the rows already there stay as they are).
-      const head = `INSERT OR IGNORE INTO ${table} (${columns.map((c) => `"${c}"`).join(", ")}) VALUES `;
+      const quoted = columns.map((c) => `"${c}"`);
+      const verb = table === "balance_transactions" ? "INSERT OR IGNORE" : "INSERT";
+      const head = `${verb} INTO ${table} (${quoted.join(", ")}) VALUES `;
+      const tail =
+        table === "accounts"
+          ? ` ON CONFLICT (id) DO UPDATE SET ${quoted
+              .filter((c) => c !== '"id"')
+              .map((c) => `${c} = excluded.${c}`)
+              .join(", ")}`
+          : "";
       let values: string[] = [];
-      let size = head.length;
+      let size = head.length + tail.length;
       const flush = async () => {
-        if (values.length > 0) await sql(to, head + values.join(", "));
+        if (values.length > 0) await sql(to, head + values.join(", ") + tail);
         values = [];
-        size = head.length;
+        size = head.length + tail.length;
       };
       for (const row of rows) {
         const tuple = `(${columns.map((c) => literal(row[c])).join(", ")})`;
@@ -139,6 +151,21 @@ export async function deleteAccount(sql: Sql, shard: string, accountId: string, 
   }
 }
 
+/**
+ * Deletes what an earlier run left of the account on `to` (a copy cut short, or the rows of a
+ * move whose switch failed), so that the copy starts from nothing and no stale row survives it:
+ * a row changed or deleted on the source since then would otherwise come back with the move.
+ * The ledger and the account row stay (append-only; see `copyAccount`). Refused unless the
+ * directory still places the account on `from`: the target must not be where it lives. Its
+ * issued invoices and records there are copies of the ones on `from`, so `deleteAccount`'s
+ * `fiscal_moves` row names `from`; `moveAccount` clears that row before it copies.
+ */
+export async function clearTarget(sql: Sql, from: string, to: string, accountId: string): Promise<void> {
+  const place = await shardOf(sql, accountId);
+  if (place !== from) throw new Error(`${accountId} is on ${place}, not ${from}: ${to} not cleared.`);
+  await deleteAccount(sql, to, accountId, from);
+}
+
 /** Sets or clears the pause on the account's writes (the API answers them 503 `account_moving`). */
 export async function setMoving(sql: Sql, accountId: string, moving: boolean): Promise<void> {
   await sql(
@@ -171,8 +198,9 @@ export type MoveResult =
 /**
  * The whole move: 1. pauses the account's writes and waits (`waitForCaches`) until every
  * isolate's key cache has seen the pause; 2. refuses while background work is in flight on the
- * source (the pause is lifted again: run it later); 3. copies the rows, parents first (a copy
- * cut short can run again); 4. checks the counts table by table; 5. switches the directory,
+ * source (the pause is lifted again: run it later); 3. clears the target of what an earlier
+ * run left there, then copies the rows, parents first (a copy cut short lifts the pause and
+ * throws; run it again); 4. checks the counts table by table; 5. switches the directory,
  * which resumes writes; 6. deletes the rows from the old shard, except its append-only ledger.
  * A refusal leaves the account where it was, with its writes resumed.
  *
@@ -199,17 +227,27 @@ export async function moveAccount(
       reason: `still in flight on ${from}: ${busy.join(", ")}; writes resumed, try again later.`,
     };
   }
-  // An account moving back: its invoices are protected on `to` again.
-  await sql(to, `DELETE FROM fiscal_moves WHERE account_id = ${lit(accountId)}`);
-  const copied = await copyAccount(sql, from, to, accountId);
-  const there = await countRows(sql, to, accountId);
-  const mismatched = Object.keys(copied).filter((table) => there[table] !== copied[table]);
-  if (mismatched.length > 0) {
+  let copied: Record<string, number>;
+  try {
+    await clearTarget(sql, from, to, accountId);
+    // An account moving back, or the rows a cut-short run left: its invoices are protected on
+    // `to` again.
+    await sql(to, `DELETE FROM fiscal_moves WHERE account_id = ${lit(accountId)}`);
+    copied = await copyAccount(sql, from, to, accountId);
+    const there = await countRows(sql, to, accountId);
+    const mismatched = Object.keys(copied).filter((table) => there[table] !== copied[table]);
+    if (mismatched.length > 0) {
+      await setMoving(sql, accountId, false);
+      return {
+        moved: false,
+        reason: `counts differ on ${to} for ${mismatched.join(", ")}; writes resumed on ${from}.`,
+      };
+    }
+  } catch (error) {
+    // Cut short before the switch: the account stays on `from`, its writes resume, and a run
+    // again clears what this one copied.
     await setMoving(sql, accountId, false);
-    return {
-      moved: false,
-      reason: `counts differ on ${to} for ${mismatched.join(", ")}; writes resumed on ${from}.`,
-    };
+    throw error;
   }
   await switchShard(sql, accountId, to);
   await deleteAccount(sql, from, accountId, to);

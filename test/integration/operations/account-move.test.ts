@@ -5,7 +5,14 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { countRows, inFlight, moveAccount, type Sql, shardOf } from "../../../scripts/account-move/move";
+import {
+  accountTables,
+  countRows,
+  inFlight,
+  moveAccount,
+  type Sql,
+  shardOf,
+} from "../../../scripts/account-move/move";
 import { client, expectStatus } from "../../helpers/api";
 import { topUp } from "../../helpers/balance";
 import { useClock } from "../../helpers/clock";
@@ -124,5 +131,65 @@ describe("moving an account between shards", () => {
       moved: false,
     });
     expect(paused).not.toHaveBeenCalled();
+  });
+
+  it("a move cut short after copying some tables, run again after the source changed, leaves the target equal to the source's latest rows", async () => {
+    const clock = useClock(Date.now());
+    captureFetch(() => new Response("ok"));
+    const checks = captureChecks();
+    const account = await createAccount({ shard: "DB" });
+    const api = client(account.testKey);
+    await topUp(account.id, false, 1_000, "Credit");
+    const kept = await createCustomer(api, { name: "Ferretería Norte SL" });
+    const removed = await createCustomer(api, { name: "Panadería Sur SA" });
+    await playChecks(checks);
+    await eventsTaken(account.id);
+
+    // The account's rows on a shard, table by table in rowid order, without what the target
+    // gives anew (the account's search_key, a customer's seq).
+    const rowsOn = async (shard: string) => {
+      const all: Record<string, unknown[]> = {};
+      for (const { table, where, omit = [] } of accountTables(account.id)) {
+        const rows = await sql(shard, `SELECT * FROM ${table} WHERE ${where} ORDER BY rowid`);
+        all[table] = rows.map((row) =>
+          Object.fromEntries(Object.entries(row).filter(([c]) => !omit.includes(c))),
+        );
+      }
+      return all;
+    };
+
+    // First run: fails once the customers are copied, as a lost connection would.
+    const failing: Sql = async (database, statement) => {
+      if (database === "DB_2" && /^INSERT INTO events /.test(statement)) throw new Error("connection lost");
+      return sql(database, statement);
+    };
+    await expect(moveAccount(failing, account.id, "DB_2", async () => clock.advance(30_001))).rejects.toThrow(
+      "connection lost",
+    );
+    expect(await shardOf(sql, account.id)).toBe("DB");
+    expect((await countRows(sql, "DB_2", account.id)).customers).toBe(2);
+
+    // The pause was lifted: the source changes after the copy was cut short.
+    clock.advance(30_001);
+    expectStatus(await api.patch(`/v1/customers/${kept.id}`, { name: "Ferretería Norte y Sur SL" }), 200);
+    expectStatus(await api.del(`/v1/customers/${removed.id}`), 204);
+    await topUp(account.id, false, 500, "Second credit");
+    await eventsTaken(account.id);
+
+    let latest: Record<string, unknown[]> = {};
+    const result = await moveAccount(sql, account.id, "DB_2", async () => {
+      clock.advance(30_001);
+      latest = await rowsOn("DB");
+    });
+    if (!result.moved) throw new Error(result.reason);
+    expect(await rowsOn("DB_2")).toEqual(latest);
+    expect(latest.customers).toHaveLength(1);
+
+    clock.advance(30_001);
+    expect((await api.get(`/v1/customers/${kept.id}`)).body).toMatchObject({
+      name: "Ferretería Norte y Sur SL",
+    });
+    expectStatus(await api.get(`/v1/customers/${removed.id}`), 404);
+    expect((await api.get("/v1/balance")).body).toMatchObject({ available: "15.00" });
   });
 });
