@@ -1,4 +1,6 @@
 import { env } from "cloudflare:workers";
+import { archiveAfterPdfs } from "./archive/consumer";
+import { sweepUnarchived } from "./archive/sweep";
 import { config } from "./config";
 import type { DeliveryMessage } from "./contracts/delivery-message";
 import { PDF_QUEUE } from "./contracts/pdf-message";
@@ -44,6 +46,8 @@ function chore(name: string, run: () => Promise<unknown>): Promise<void> {
 async function consume(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext): Promise<void> {
   if (batch.queue === PDF_QUEUE) {
     await handlePdfs(batch, env, ctx);
+    // The invoice's archive (src/archive/), once its PDF is stored; the cron sweep retries.
+    await archiveAfterPdfs(batch, env);
   } else if (batch.queue === VERIFACTU_QUEUE) {
     await handleSubmissions(batch, env, ctx, recordRegistryFor);
   } else if (batch.queue === VERIFICATION_QUEUE) {
@@ -69,6 +73,7 @@ export default {
       ctx.waitUntil(chore("verification_sweep", () => sweepUnqueuedVerifications(shard)));
       ctx.waitUntil(chore("verifactu_sweep", () => sweepPendingRecords(shard, canSendLive(shard))));
       ctx.waitUntil(chore("pdf_sweep", () => sweepMissingPdfs(shard)));
+      ctx.waitUntil(chore("archive_sweep", () => sweepUnarchived(shard)));
       ctx.waitUntil(chore("overdue", () => recordOverdueInvoices(shard, ctx)));
       ctx.waitUntil(chore("redrive", () => redriveRequested(shard)));
       ctx.waitUntil(chore("retention", () => deleteExpiredData(shard)));

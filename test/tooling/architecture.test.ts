@@ -41,6 +41,7 @@ const DOMAIN = new Set([
   "einvoice",
   "tax",
   "retention",
+  "archive",
 ]);
 
 /** The floor of a file under src/, by its path relative to src/. */
