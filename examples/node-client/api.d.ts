@@ -569,8 +569,6 @@ export interface components {
       /** @enum {string} */
       status: "enabled" | "disabled";
       disabled_reason: ("delivery_failures" | "requested") | null;
-      /** @description The signing secret: on create and retrieve, never in lists. */
-      secret?: string;
       /** @description ISO 8601 timestamp, UTC. */
       created_at: string;
       /** @description ISO 8601 timestamp, UTC. */
@@ -4659,7 +4657,24 @@ export interface operations {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
         };
         content: {
-          "application/json": components["schemas"]["EventDestination"];
+          "application/json": {
+            id: string;
+            /** @constant */
+            object: "event_destination";
+            live: boolean;
+            name: string;
+            url: string;
+            enabled_events: string[];
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            disabled_reason: ("delivery_failures" | "requested") | null;
+            /** @description ISO 8601 timestamp, UTC. */
+            created_at: string;
+            /** @description ISO 8601 timestamp, UTC. */
+            updated_at: string;
+            /** @description The signing secret (`whsec_…`): returned by create, rotate-secret and retrieve only; never by update, enable, disable, lists or events. */
+            secret: string;
+          };
         };
       };
       /** @description `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `json_invalid`, `idempotency_key_reused`, `destination_limit_reached` */
@@ -4906,7 +4921,24 @@ export interface operations {
           "Request-Id": components["headers"]["RequestId"];
         };
         content: {
-          "application/json": components["schemas"]["EventDestination"];
+          "application/json": {
+            id: string;
+            /** @constant */
+            object: "event_destination";
+            live: boolean;
+            name: string;
+            url: string;
+            enabled_events: string[];
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            disabled_reason: ("delivery_failures" | "requested") | null;
+            /** @description ISO 8601 timestamp, UTC. */
+            created_at: string;
+            /** @description ISO 8601 timestamp, UTC. */
+            updated_at: string;
+            /** @description The signing secret (`whsec_…`): returned by create, rotate-secret and retrieve only; never by update, enable, disable, lists or events. */
+            secret: string;
+          };
         };
       };
       /** @description `parameter_unknown` */
@@ -6897,7 +6929,24 @@ export interface operations {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
         };
         content: {
-          "application/json": components["schemas"]["EventDestination"];
+          "application/json": {
+            id: string;
+            /** @constant */
+            object: "event_destination";
+            live: boolean;
+            name: string;
+            url: string;
+            enabled_events: string[];
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            disabled_reason: ("delivery_failures" | "requested") | null;
+            /** @description ISO 8601 timestamp, UTC. */
+            created_at: string;
+            /** @description ISO 8601 timestamp, UTC. */
+            updated_at: string;
+            /** @description The signing secret (`whsec_…`): returned by create, rotate-secret and retrieve only; never by update, enable, disable, lists or events. */
+            secret: string;
+          };
         };
       };
       /** @description `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `json_invalid`, `idempotency_key_reused` */

@@ -1,16 +1,17 @@
 import { and, count, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { Caller } from "../contracts/caller";
-import { counted, type Database } from "../db/client";
+import type { Database } from "../db/client";
 import { accounts, type EventDestinationRow, eventDestinations } from "../db/schema";
 import type { Writer } from "../events/write";
 import { ApiError } from "../http/errors";
+import { fencedWrite } from "../http/idempotency";
 import { nowIso } from "../lib/clock";
 import { newId } from "../lib/ids";
 import { MAX_DESTINATIONS } from "../webhooks/config";
 import { generateSecret } from "../webhooks/signature";
 import { destinationUrl } from "./find";
-import type { CreateDestinationBody, Destination } from "./schemas";
-import { serializeDestination } from "./serialize";
+import type { CreateDestinationBody, DestinationWithSecret } from "./schemas";
+import { serializeDestinationWithSecret } from "./serialize";
 
 const COLUMNS = getTableColumns(eventDestinations);
 
@@ -46,7 +47,7 @@ export async function createDestination(
   w: Writer,
   caller: Caller,
   body: CreateDestinationBody,
-): Promise<Destination> {
+): Promise<DestinationWithSecret> {
   const { db } = w;
   const now = nowIso();
   const row: EventDestinationRow = {
@@ -54,7 +55,7 @@ export async function createDestination(
     accountId: caller.accountId,
     live: caller.live,
     name: body.name,
-    url: destinationUrl(w.env, body.url),
+    url: destinationUrl(w.env, body.url, caller.live),
     enabledEvents: body.enabled_events,
     status: "enabled",
     disabledReason: null,
@@ -65,12 +66,12 @@ export async function createDestination(
     createdAt: now,
     updatedAt: now,
   };
-  const inserted = await counted(db, insertWithinLimit(db, row));
+  const { inserted } = await fencedWrite(w, { inserted: insertWithinLimit(db, row) });
   if (inserted.length === 0) {
     throw new ApiError(
       "destination_limit_reached",
       `An account holds at most ${MAX_DESTINATIONS} event destinations per environment, enabled or disabled; delete one to add another.`,
     );
   }
-  return serializeDestination(row, { withSecret: true });
+  return serializeDestinationWithSecret(row);
 }

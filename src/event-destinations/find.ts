@@ -41,9 +41,15 @@ export function assertEnabled(destination: EventDestinationRow): void {
   }
 }
 
-/** The destination URL rule (decisions.md), or a 400 with `param: "url"`. */
-export function destinationUrl(env: Env, raw: string): string {
-  const check = checkDestinationUrl(raw, { allowLoopbackHttp: allowLoopbackDestinations(env) });
+/**
+ * The destination URL rule (decisions.md), or a 400 with `param: "url"`. Live destinations
+ * take only the default port of their scheme; Test ones any port (a tunnel, a local proxy).
+ */
+export function destinationUrl(env: Env, raw: string, live: boolean): string {
+  const check = checkDestinationUrl(raw, {
+    allowLoopbackHttp: allowLoopbackDestinations(env),
+    defaultPortOnly: live,
+  });
   if (!check.ok) throw new ApiError("parameter_invalid", check.message, { param: "url" });
   return check.url;
 }

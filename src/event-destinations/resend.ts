@@ -5,6 +5,7 @@ import { events } from "../db/schema";
 import { ownedBy } from "../db/scope";
 import type { Writer } from "../events/write";
 import { ApiError } from "../http/errors";
+import { fencedWrite, releaseMark } from "../http/idempotency";
 import { queueDelivery, resendable } from "../webhooks/manual";
 import { assertEnabled, destinationMissing, selectDestination } from "./find";
 import type { ResendBody } from "./schemas";
@@ -36,6 +37,15 @@ export async function resendEvent(
     );
   }
   assertEnabled(destination);
-  await queueDelivery(w.env, event.id, destination.id);
+  // The delivery is the write: the idempotency mark commits first, so a request whose key was
+  // taken over queues nothing; one that cannot queue frees its key for the retry.
+  await fencedWrite(w, {});
+  try {
+    await queueDelivery(w.env, event.id, destination.id);
+  } catch (err) {
+    const [release] = releaseMark(w.idempotencyMark);
+    if (release) await db.batch([release]);
+    throw err;
+  }
   return event;
 }

@@ -1,11 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import type { Caller } from "../contracts/caller";
-import { counted } from "../db/client";
 import type { EventDestinationRow } from "../db/schema";
 import { eventDestinations } from "../db/schema";
 import { ownedBy } from "../db/scope";
 import { destinationMissing } from "../event-destinations/find";
 import type { Writer } from "../events/write";
+import { fencedWrite } from "../http/idempotency";
 import { nowIso } from "../lib/clock";
 import { DEFAULT_OVERLAP_SECONDS, rotation } from "../webhooks/rotation";
 import type { RotateSecretBody } from "./schemas";
@@ -19,13 +19,12 @@ export async function rotateSecret(
 ): Promise<EventDestinationRow> {
   const { db } = w;
   const d = eventDestinations;
-  const [row] = await counted(
-    db,
-    db
+  const { rotated } = await fencedWrite(w, {
+    rotated: db
       .update(d)
       .set({ ...rotation(body.overlap_seconds ?? DEFAULT_OVERLAP_SECONDS), updatedAt: nowIso() })
       .where(and(eq(d.id, id), ownedBy(d, caller)))
       .returning(),
-  );
-  return row ?? destinationMissing(id);
+  });
+  return rotated[0] ?? destinationMissing(id);
 }

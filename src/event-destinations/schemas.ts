@@ -51,13 +51,26 @@ export const destinationObject = /* @__PURE__ */ z
     enabled_events: z.array(z.string()),
     status: z.enum(DESTINATION_STATUSES),
     disabled_reason: z.enum(DISABLED_REASONS).nullable(),
-    secret: z.string().optional().describe("The signing secret: on create and retrieve, never in lists."),
     created_at: timestamp,
     updated_at: timestamp,
   })
   .strict();
 
+/** The destination with its signing secret: what create, rotate-secret and retrieve return. */
+export const destinationWithSecretObject = /* @__PURE__ */ destinationObject
+  .extend({
+    secret: z
+      .string()
+      .describe(
+        globalThis.OMIT_API_DOCS
+          ? ""
+          : "The signing secret (`whsec_…`): returned by create, rotate-secret and retrieve only; never by update, enable, disable, lists or events.",
+      ),
+  })
+  .strict();
+
 export type Destination = z.output<typeof destinationObject>;
+export type DestinationWithSecret = z.output<typeof destinationWithSecretObject>;
 
 export const listAttemptsQuery = listParams
   .extend({

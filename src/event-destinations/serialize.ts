@@ -1,11 +1,8 @@
 import type { DeliveryAttemptRow, EventDestinationRow } from "../db/schema";
-import type { DeliveryAttempt, Destination } from "./schemas";
+import type { DeliveryAttempt, Destination, DestinationWithSecret } from "./schemas";
 
-/** The destination object; the signing secret only where the seed allows it (not in lists). */
-export function serializeDestination(
-  row: EventDestinationRow,
-  options: { withSecret: boolean },
-): Destination {
+/** The destination object, without its signing secret: updates, enable, disable, lists, events. */
+export function serializeDestination(row: EventDestinationRow): Destination {
   return {
     id: row.id,
     object: "event_destination",
@@ -15,10 +12,14 @@ export function serializeDestination(
     enabled_events: row.enabledEvents,
     status: row.status,
     disabled_reason: row.disabledReason,
-    ...(options.withSecret && { secret: row.secret }),
     created_at: row.createdAt,
     updated_at: row.updatedAt,
   };
+}
+
+/** The destination with its signing secret: only create, rotate-secret and retrieve return it. */
+export function serializeDestinationWithSecret(row: EventDestinationRow): DestinationWithSecret {
+  return { ...serializeDestination(row), secret: row.secret };
 }
 
 /** A line of the delivery log; `live` is its destination's. Only sent attempts are listed. */

@@ -1,12 +1,15 @@
 import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { MiddlewareHandler } from "hono";
-import { counted } from "../db/client";
+import { counted, type Database } from "../db/client";
 import { isNotNullViolation } from "../db/errors";
 import { idempotencyKeys } from "../db/schema";
 import { nowIso, nowMs } from "../lib/clock";
 import { sha256Hex } from "../lib/crypto";
 import type { AppEnv } from "./context";
 import { ApiError, type ErrorCode } from "./errors";
+
+type Statement = BatchItem<"sqlite">;
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 /** Stored responses are replayed for this long (Stripe's 24 hours). */
@@ -15,7 +18,8 @@ const TTL_MS = 24 * 60 * 60 * 1000;
  * A first request still "running" after this long is taken to have died with its isolate:
  * its key is free again. If it was only slow, a write it makes through `writeWithEvents`
  * cannot commit after the takeover (the claim is fenced by its `created_at`, see
- * `idempotencyMark`); the event-destination actions, which write without it, could.
+ * `idempotencyMark`), nor can any other POST's: each writes through `writeWithEvents` or
+ * `fencedWrite`.
  */
 const ABANDONED_AFTER_MS = 60_000;
 /**
@@ -24,6 +28,8 @@ const ABANDONED_AFTER_MS = 60_000;
  * dies after its write (or fails to store its response) is never taken over and run twice.
  */
 const COMMITTED = 0;
+/** Per request mark (`idempotencyMark`): the statement that undoes it (`releaseMark`). */
+const releases = new WeakMap<readonly Statement[], Statement>();
 const KEY_FORMAT = /^[\x20-\x7e]{1,255}$/;
 /**
  * A request that fails validation is not stored, wherever the check runs: in the schema, or in
@@ -121,7 +127,7 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
     });
   }
 
-  c.set("idempotencyMark", [
+  const mark: Statement[] = [
     // Fails the write's whole batch unless the claim is still this request's: one taken over
     // after ABANDONED_AFTER_MS must not commit next to its successor's write. Still ours, the
     // row collides with the claim and does nothing; not ours, its key is NULL and the
@@ -141,7 +147,15 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
       .update(k)
       .set({ responseStatus: COMMITTED })
       .where(and(mine, isNull(k.responseStatus))),
-  ]);
+  ];
+  releases.set(
+    mark,
+    db
+      .update(k)
+      .set({ responseStatus: null })
+      .where(and(mine, eq(k.responseStatus, COMMITTED))),
+  );
+  c.set("idempotencyMark", mark);
   await next();
   const res = c.res;
   if (!c.get("handlerStarted") || res.status >= 500 || VALIDATION_CODES.has(c.get("errorCode"))) {
@@ -172,4 +186,37 @@ export function takenOver(err: unknown): ApiError | null {
     "idempotency_key_in_use",
     "This request ran so long that another request with its Idempotency-Key took the key over; it changed nothing. Retry later: the other request's response is then replayed.",
   );
+}
+
+/**
+ * Writes `statements` in one D1 batch with the request's idempotency mark (`Writer.idempotencyMark`,
+ * none without a key): the fence of `writeWithEvents`, for a write that records no event. Once
+ * the key is taken over, the batch fails whole and this throws 409 `idempotency_key_in_use`.
+ * With no statements, the mark alone is written: the fence of an effect outside D1 (a queued
+ * delivery), to commit before it. Results by name.
+ *
+ * @example
+ * const { rotated } = await fencedWrite(w, { rotated: db.update(eventDestinations).set(…).returning() });
+ */
+export async function fencedWrite<S extends Record<string, Statement>>(
+  w: { db: Database; idempotencyMark?: Statement[] },
+  statements: S,
+): Promise<{ [K in keyof S]: Awaited<S[K]> }> {
+  const names = Object.keys(statements);
+  const batch = [...names.map((name) => statements[name] as Statement), ...(w.idempotencyMark ?? [])];
+  if (batch.length === 0) return {} as { [K in keyof S]: Awaited<S[K]> };
+  const out = (await w.db.batch(batch as [Statement, ...Statement[]]).catch((err) => {
+    throw takenOver(err) ?? err;
+  })) as unknown[];
+  return Object.fromEntries(names.map((name, i) => [name, out[i]])) as { [K in keyof S]: Awaited<S[K]> };
+}
+
+/**
+ * The statements that undo a committed mark (none without a key), for a write undone after it
+ * committed (a ping whose delivery could not be queued): the request's 5xx then frees its key,
+ * and the retry runs, instead of being refused as already done.
+ */
+export function releaseMark(mark: Statement[] | undefined): Statement[] {
+  const release = mark && releases.get(mark);
+  return release ? [release] : [];
 }

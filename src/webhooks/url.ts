@@ -49,6 +49,10 @@ function isDevLoopback(url: URL): boolean {
  * Teredo, 6to4, NAT64, ORCHID…), IPv6 outside 2000::/3, and IPv4-mapped IPv6 whose IPv4
  * address is one of those.
  *
+ * `defaultPortOnly` (Live destinations) also rejects an explicit port other than the
+ * scheme's own (443 for `https`, 80 for `http`), as other webhook services do; without it
+ * (Test destinations, and the check before each delivery) any port is accepted.
+ *
  * `allowLoopbackHttp` is true only under local development (`npm start`): it lets
  * `http` or `https` reach `127.0.0.1` and `localhost` on any port. Everything else still
  * follows the rule above.
@@ -59,7 +63,10 @@ function isDevLoopback(url: URL): boolean {
  * checkDestinationUrl("https://127.1/", { allowLoopbackHttp: false })
  * // { ok: false, message: "url must not point to a private or reserved address." }
  */
-export function checkDestinationUrl(raw: string, options: { allowLoopbackHttp: boolean }): UrlCheck {
+export function checkDestinationUrl(
+  raw: string,
+  options: { allowLoopbackHttp: boolean; defaultPortOnly?: boolean },
+): UrlCheck {
   if (raw.length > MAX_URL_LENGTH) {
     return { ok: false, message: `url must be at most ${MAX_URL_LENGTH} characters.` };
   }
@@ -87,6 +94,13 @@ export function checkDestinationUrl(raw: string, options: { allowLoopbackHttp: b
   }
   if (url.hostname === "") return { ok: false, message: "url must have a host." };
   if (devLoopback) return { ok: true, url: url.href };
+  // WHATWG URL drops the scheme's default port (`:443` on https), so any port left is another.
+  if (options.defaultPortOnly && url.port !== "") {
+    return {
+      ok: false,
+      message: `url must use the default port of https (443) in Live mode, not ${url.port}; Test mode accepts any port.`,
+    };
+  }
 
   const host = url.hostname;
   if (host.startsWith("[")) {

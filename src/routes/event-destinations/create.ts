@@ -1,5 +1,5 @@
 import { createDestination } from "../../event-destinations/create";
-import { createDestinationBody, destinationObject } from "../../event-destinations/schemas";
+import { createDestinationBody, destinationWithSecretObject } from "../../event-destinations/schemas";
 import { writerOf } from "../../events/writer";
 import { route } from "../../http/route";
 
@@ -10,7 +10,9 @@ export const createDestinationRoute = route({
   ...(!globalThis.OMIT_API_DOCS && {
     tag: "Event destinations",
     summary: "Create an event destination",
-    responses: { 201: { description: "The new destination, with its secret.", schema: destinationObject } },
+    responses: {
+      201: { description: "The new destination, with its secret.", schema: destinationWithSecretObject },
+    },
     errors: ["destination_limit_reached"],
   }),
   request: { json: createDestinationBody },

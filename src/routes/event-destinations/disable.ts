@@ -1,9 +1,10 @@
 import { changeDestination } from "../../event-destinations/change";
 import { destinationObject } from "../../event-destinations/schemas";
 import { serializeDestination } from "../../event-destinations/serialize";
+import { writerOf } from "../../events/writer";
 import { idParams, route } from "../../http/route";
 
-/** Deliveries stop, including pending retries. */
+/** Without the secret. Deliveries stop, including pending retries. */
 export const disableDestinationRoute = route({
   method: "post",
   path: "/v1/event-destinations/:id/disable",
@@ -16,11 +17,10 @@ export const disableDestinationRoute = route({
   handler: async (c, { params: { id } }) =>
     c.json(
       serializeDestination(
-        await changeDestination(c.get("db"), c.get("caller"), id, {
+        await changeDestination(writerOf(c), c.get("caller"), id, {
           status: "disabled",
           disabledReason: "requested",
         }),
-        { withSecret: true },
       ),
     ),
 });

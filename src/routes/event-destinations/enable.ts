@@ -1,10 +1,11 @@
 import { changeDestination } from "../../event-destinations/change";
 import { destinationObject } from "../../event-destinations/schemas";
 import { serializeDestination } from "../../event-destinations/serialize";
+import { writerOf } from "../../events/writer";
 import { idParams, route } from "../../http/route";
 
 /**
- * Deliveries resume for new events. The failing streak restarts only when it was disabled:
+ * Without the secret. Deliveries resume for new events. The failing streak restarts only when it was disabled:
  * enabling an enabled destination cannot postpone its 24-hour disable.
  */
 export const enableDestinationRoute = route({
@@ -19,10 +20,9 @@ export const enableDestinationRoute = route({
   handler: async (c, { params: { id } }) =>
     c.json(
       serializeDestination(
-        await changeDestination(c.get("db"), c.get("caller"), id, (current) =>
+        await changeDestination(writerOf(c), c.get("caller"), id, (current) =>
           current.status === "enabled" ? {} : { status: "enabled", disabledReason: null, failingSince: null },
         ),
-        { withSecret: true },
       ),
     ),
 });

@@ -17,8 +17,6 @@ export const listDestinationsRoute = route({
   request: { query: listDestinationsQuery },
   handler: async (c, { query }) => {
     const page = await listDestinations(c.get("db"), c.get("caller"), query);
-    return c.json(
-      listBody("/v1/event-destinations", page, (row) => serializeDestination(row, { withSecret: false })),
-    );
+    return c.json(listBody("/v1/event-destinations", page, (row) => serializeDestination(row)));
   },
 });

@@ -1,6 +1,6 @@
 import { findDestination } from "../../event-destinations/find";
-import { destinationObject } from "../../event-destinations/schemas";
-import { serializeDestination } from "../../event-destinations/serialize";
+import { destinationWithSecretObject } from "../../event-destinations/schemas";
+import { serializeDestinationWithSecret } from "../../event-destinations/serialize";
 import { idParams, route } from "../../http/route";
 
 export const retrieveDestinationRoute = route({
@@ -9,11 +9,13 @@ export const retrieveDestinationRoute = route({
   ...(!globalThis.OMIT_API_DOCS && {
     tag: "Event destinations",
     summary: "Retrieve an event destination",
-    responses: { 200: { description: "The destination, with its secret.", schema: destinationObject } },
+    responses: {
+      200: { description: "The destination, with its secret.", schema: destinationWithSecretObject },
+    },
   }),
   request: { params: idParams },
   handler: async (c, { params }) => {
     const row = await findDestination(c.get("db"), c.get("caller"), params.id);
-    return c.json(serializeDestination(row, { withSecret: true }));
+    return c.json(serializeDestinationWithSecret(row));
   },
 });

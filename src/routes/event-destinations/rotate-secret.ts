@@ -1,6 +1,6 @@
 import { rotateSecret } from "../../event-destinations/rotate-secret";
-import { destinationObject, rotateSecretBody } from "../../event-destinations/schemas";
-import { serializeDestination } from "../../event-destinations/serialize";
+import { destinationWithSecretObject, rotateSecretBody } from "../../event-destinations/schemas";
+import { serializeDestinationWithSecret } from "../../event-destinations/serialize";
 import { writerOf } from "../../events/writer";
 import { idParams, route } from "../../http/route";
 
@@ -11,11 +11,11 @@ export const rotateSecretRoute = route({
   ...(!globalThis.OMIT_API_DOCS && {
     tag: "Event destinations",
     summary: "Rotate an event destination's signing secret",
-    responses: { 200: { description: "The destination, with its new secret.", schema: destinationObject } },
+    responses: {
+      200: { description: "The destination, with its new secret.", schema: destinationWithSecretObject },
+    },
   }),
   request: { params: idParams, json: rotateSecretBody },
   handler: async (c, { params: { id }, json: body }) =>
-    c.json(
-      serializeDestination(await rotateSecret(writerOf(c), c.get("caller"), id, body), { withSecret: true }),
-    ),
+    c.json(serializeDestinationWithSecret(await rotateSecret(writerOf(c), c.get("caller"), id, body))),
 });

@@ -126,3 +126,62 @@ describe("event destinations: the URL rule", () => {
     expect(res.body.url).toBe(stored);
   });
 });
+
+describe("event destinations: the port rule (Live: the scheme's default port only; Test: any port)", () => {
+  let account: TestAccount;
+  let live: ApiClient;
+  let test: ApiClient;
+  beforeAll(async () => {
+    account = await createAccount();
+    live = client(account.liveKey);
+    test = client(account.testKey);
+  });
+
+  it.each([
+    ["8443", "https://hooks.example.com:8443/in"],
+    ["80 on https", "https://hooks.example.com:80/in"],
+    ["an IP literal's port", "https://8.8.8.8:9000/in"],
+  ])(
+    "a Live create with port %s is 400 parameter_invalid on url, saying why, and creates nothing",
+    async (_, url) => {
+      const before = await destinationCount(account.id);
+      const res = await live.post("/v1/event-destinations", { ...validDestination, url });
+      expectError(res, 400, "parameter_invalid", "url");
+      expect(res.body.error.message).toContain("port");
+      expect(await destinationCount(account.id)).toBe(before);
+    },
+  );
+
+  it("a Live update to another port is 400 parameter_invalid on url and leaves the destination alone", async () => {
+    const { id } = await createDestination(live);
+    const before = await readDestination(account.liveKey, id);
+    const res = await live.patch(`/v1/event-destinations/${id}`, {
+      url: "https://hooks.example.com:8443/in",
+    });
+    expectError(res, 400, "parameter_invalid", "url");
+    expect(await readDestination(account.liveKey, id)).toEqual(before);
+  });
+
+  it("a Live create with the explicit default port 443 is accepted, stored without it", async () => {
+    const res = await live.post("/v1/event-destinations", {
+      ...validDestination,
+      url: "https://hooks.example.com:443/in",
+    });
+    expectStatus(res, 201);
+    expect(res.body.url).toBe("https://hooks.example.com/in");
+  });
+
+  it("a Test create or update with any port is accepted", async () => {
+    const res = await test.post("/v1/event-destinations", {
+      ...validDestination,
+      url: "https://hooks.example.com:8443/in",
+    });
+    expectStatus(res, 201);
+    expect(res.body.url).toBe("https://hooks.example.com:8443/in");
+    const moved = await test.patch(`/v1/event-destinations/${res.body.id}`, {
+      url: "https://8.8.8.8:9000/in",
+    });
+    expectStatus(moved, 200);
+    expect(moved.body.url).toBe("https://8.8.8.8:9000/in");
+  });
+});
