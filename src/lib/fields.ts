@@ -13,9 +13,22 @@ function isValidUnicode(s: string): boolean {
   return s.isWellFormed() && !NONCHARACTER.test(s);
 }
 
+// Unicode's explicit directional formatting characters (UAX #9 §2.1–2.4): the embeddings and
+// overrides LRE, RLE, PDF, LRO, RLO (U+202A–U+202E) and the isolates LRI, RLI, FSI, PDI
+// (U+2066–U+2069). Each opens or closes a scope that reorders the characters after it, and one
+// left open in a name reorders what a PDF viewer or an XML reader shows next to it: the
+// "Trojan Source" attack (CVE-2021-42574) on displayed text. Nothing a name, an address or a
+// description says needs them. The implicit marks LRM, RLM and ALM (U+200E, U+200F, U+061C)
+// stay: each acts as one strong letter of its direction with no scope (UAX #9 §2.6), so it can
+// do nothing a Hebrew or Latin letter cannot, and right-to-left writers type them. ZWNJ and
+// ZWJ (U+200C, U+200D) are not directional and Persian and Indic spellings need them.
+const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/;
+const BIDI_MESSAGE =
+  "must not contain bidirectional embedding, override or isolate characters (U+202A–U+202E, U+2066–U+2069)";
+
 /**
  * A single-line string: valid Unicode (no lone surrogate, no U+FFFE/U+FFFF), no control
- * characters, 1 to `max` characters. What passes is stored and returned exactly as sent.
+ * characters, no bidirectional embedding, override or isolate, 1 to `max` characters. What passes is stored and returned exactly as sent.
  */
 export function text(max: number) {
   return z
@@ -23,7 +36,8 @@ export function text(max: number) {
     .min(1, "must not be empty")
     .max(max, `must be at most ${max} characters`)
     .refine(isValidUnicode, "must be valid Unicode")
-    .refine((s) => !CONTROL.test(s), "must not contain control characters");
+    .refine((s) => !CONTROL.test(s), "must not contain control characters")
+    .refine((s) => !BIDI_CONTROL.test(s), BIDI_MESSAGE);
 }
 
 /**
@@ -35,7 +49,10 @@ export const objectId = text(64);
 // The same, but line breaks and tabs are part of free text such as invoice notes.
 const CONTROL_EXCEPT_LAYOUT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
-/** Free text of up to `max` characters: valid Unicode, line breaks and tabs allowed, no other control characters. */
+/**
+ * Free text of up to `max` characters: valid Unicode, line breaks and tabs allowed, no other
+ * control characters, no bidirectional embedding, override or isolate.
+ */
 export function multilineText(max: number) {
   return z
     .string()
@@ -44,7 +61,8 @@ export function multilineText(max: number) {
     .refine(
       (s) => !CONTROL_EXCEPT_LAYOUT.test(s),
       "must not contain control characters other than line breaks and tabs",
-    );
+    )
+    .refine((s) => !BIDI_CONTROL.test(s), BIDI_MESSAGE);
 }
 
 const ASCII = /^[\u0000-\u007f]*$/;

@@ -1,10 +1,10 @@
 /**
  * "Bad input gets the documented 4xx error with `param`, never a 500", swept: every field of a
  * valid body replaced in turn by hostile values (wrong types, huge and odd numbers, empty, very
- * long, control and non-characters, nested shapes), an unknown field at every level, and
- * every query parameter of a list with hostile strings. An answer must be below 500, a 400
- * other than `json_invalid` must name its `param`, and a refused request must have written no
- * D1 row; `request()` also holds each answer to the OpenAPI document.
+ * long, control and non-characters, a bidirectional override, nested shapes), an unknown field
+ * at every level, and every query parameter of a list with hostile strings. An answer must be
+ * below 500, a 400 other than `json_invalid` must name its `param`, and a refused request must
+ * have written no D1 row; `request()` also holds each answer to the OpenAPI document.
  *
  * One test per field, and the sweeps spread over a few files: requests through the suite's
  * self-binding (`exports.default.fetch`) get slower with each one an isolate has made (the test
@@ -30,6 +30,7 @@ const HOSTILE: unknown[] = [
   "\u0000",
   "\ud800",
   "\uffff",
+  "Acme \u202egpj.exe", // a right-to-left override, left open (Trojan Source)
   [],
   ["a"],
   { a: { b: [1] } },

@@ -64,6 +64,9 @@ describe("input hygiene", () => {
       ["NUL (\\u0000)", "\u0000"],
       ["DEL (\\u007f)", "\u007f"],
       ["a C1 control (\\u0085)", "\u0085"],
+      // Unicode's bidirectional override and isolate (src/lib/fields.ts: Trojan Source).
+      ["a right-to-left override (\\u202e)", "\u202e"],
+      ["a right-to-left isolate (\\u2067)", "\u2067"],
     ];
     for (const field of fields) {
       it.each(controls)(`${field} with %s is 400 with param ${field} and writes nothing`, async (_, ch) => {
