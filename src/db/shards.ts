@@ -16,6 +16,7 @@ import type { PdfMessage } from "../contracts/pdf-message";
 import type { ShardStamp } from "../contracts/shard-stamp";
 import type { SubmissionMessage } from "../contracts/submission-message";
 import type { VerificationMessage } from "../contracts/verification-message";
+import { logError } from "../lib/log";
 
 const NAME = /^[A-Z][A-Z0-9_]*$/;
 
@@ -107,7 +108,9 @@ function stamped<T>(queue: Queue<T>, shard: string): Queue<T> {
 /**
  * Runs `handle` once per shard named in the batch's messages, each with that shard's
  * environment and its own messages. A message naming a shard this Worker does not have (a
- * deploy in progress) is retried, never worked on the wrong database.
+ * deploy in progress) is retried, never worked on the wrong database. With more than one
+ * shard, a message whose account the directory now places on another shard (moved since the
+ * message was queued) is run there instead (`followMoves`): no message is lost to a move.
  */
 export async function perShard<B>(
   batch: MessageBatch<B>,
@@ -125,6 +128,10 @@ export async function perShard<B>(
     const group = groups.get(shard);
     if (group) group.push(message);
     else groups.set(shard, [message]);
+  }
+  if (names.length > 1 && groups.size > 0) {
+    // Unreadable (a D1 error): every message runs on its stamped shard, as it would without moves.
+    await followMoves(groups, env, names).catch((err) => logError("shard_follow_error", err));
   }
   await Promise.all(
     [...groups].map(([shard, messages]) =>
@@ -144,4 +151,121 @@ export async function perShard<B>(
       ),
     ),
   );
+}
+
+/**
+ * What a message is about, by its body (src/contracts/*-message.ts): an account (a VERI*FACTU
+ * chain), or a row of the account's whose `account_id` says whose it is (an invoice's PDF, a
+ * Tax ID's check, an event's delivery).
+ */
+function subjectOf(body: unknown): { account: string } | { table: string; id: string } | undefined {
+  const b = body as Record<string, unknown> | null;
+  if (typeof b?.account_id === "string") return { account: b.account_id };
+  if (typeof b?.invoice_id === "string") return { table: "invoices", id: b.invoice_id };
+  if (typeof b?.tax_id_id === "string") return { table: "tax_ids", id: b.tax_id_id };
+  if (typeof b?.event_id === "string") return { table: "events", id: b.event_id };
+  return undefined;
+}
+
+/** D1 binds at most 100 parameters a statement. */
+const IN_CHUNK = 100;
+
+/** `SELECT <columns> FROM <table> WHERE <key> IN (…ids)` in chunks, every row. */
+async function rowsIn(
+  db: D1Database,
+  columns: string,
+  table: string,
+  key: string,
+  ids: readonly string[],
+): Promise<Record<string, unknown>[]> {
+  const rows: Record<string, unknown>[] = [];
+  for (let i = 0; i < ids.length; i += IN_CHUNK) {
+    const chunk = ids.slice(i, i + IN_CHUNK);
+    const { results } = await db
+      .prepare(`SELECT ${columns} FROM ${table} WHERE ${key} IN (${chunk.map(() => "?").join(", ")})`)
+      .bind(...chunk)
+      .all<Record<string, unknown>>();
+    rows.push(...results);
+  }
+  return rows;
+}
+
+/**
+ * Moves each message of `groups` (shard → its messages) whose account the directory places on
+ * another shard into that shard's group. A message is stamped with the shard its account was on
+ * when it was queued; `npm run account:move` may have moved the account since (the rows are
+ * then on the new shard, and gone from the old one once the move finished): the consumer on the
+ * old shard would find nothing and drop it, or record its result where the account no longer
+ * lives. The message's account comes from its body, or from its row on the stamped shard, or,
+ * when that shard no longer has the row, from the other shards (read only then: a row deleted
+ * in the meantime costs a read per shard). The directory, read once per batch from the primary,
+ * decides for an account that lived on the stamped shard (its `accounts` row, which a move
+ * leaves behind with the ledger, is still there). A message whose account the directory does
+ * not know, or never lived on the stamped shard (a wrong stamp), stays there and finds nothing;
+ * one whose account is still moving stays too (the move's drain sees the work it leaves).
+ */
+async function followMoves<B>(groups: Map<string, Message<B>[]>, env: Env, names: readonly string[]) {
+  const base = baseEnv(env);
+  const db = (shard: string) => (base as unknown as Record<string, D1Database>)[shard] as D1Database;
+  const accountOf = new Map<Message<B>, string>();
+  for (const [shard, messages] of groups) {
+    const wanted = new Map<string, Map<string, Message<B>[]>>(); // table → id → messages
+    for (const message of messages) {
+      const subject = subjectOf(message.body);
+      if (!subject) continue;
+      if ("account" in subject) {
+        accountOf.set(message, subject.account);
+        continue;
+      }
+      const ids = wanted.get(subject.table) ?? new Map<string, Message<B>[]>();
+      wanted.set(subject.table, ids);
+      ids.set(subject.id, [...(ids.get(subject.id) ?? []), message]);
+    }
+    for (const [table, ids] of wanted) {
+      let missing = [...ids.keys()];
+      for (const where of [shard, ...names.filter((name) => name !== shard)]) {
+        if (missing.length === 0) break;
+        const rows = await rowsIn(db(where), "id, account_id", table, "id", missing);
+        for (const row of rows) {
+          for (const message of ids.get(String(row.id)) ?? []) accountOf.set(message, String(row.account_id));
+        }
+        const found = new Set(rows.map((row) => String(row.id)));
+        missing = missing.filter((id) => !found.has(id));
+      }
+    }
+  }
+  if (accountOf.size === 0) return;
+  const places = new Map(
+    (
+      await rowsIn(base.DIRECTORY, "account_id, shard", "directory_accounts", "account_id", [
+        ...new Set(accountOf.values()),
+      ])
+    ).map((row) => [String(row.account_id), String(row.shard)]),
+  );
+  const moved: [string, Message<B>][] = [];
+  for (const [shard, messages] of [...groups]) {
+    const elsewhere = (message: Message<B>) => {
+      const account = accountOf.get(message);
+      const place = account === undefined ? undefined : places.get(account);
+      return place !== undefined && place !== shard && names.includes(place) ? place : undefined;
+    };
+    const candidates = [...new Set(messages.filter(elsewhere).map((m) => accountOf.get(m) as string))];
+    const lived =
+      candidates.length === 0
+        ? new Set<string>()
+        : new Set((await rowsIn(db(shard), "id", "accounts", "id", candidates)).map((row) => String(row.id)));
+    const staying = messages.filter((message) => {
+      const place = elsewhere(message);
+      if (place === undefined || !lived.has(accountOf.get(message) as string)) return true;
+      moved.push([place, message]);
+      return false;
+    });
+    if (staying.length > 0) groups.set(shard, staying);
+    else groups.delete(shard);
+  }
+  for (const [place, message] of moved) {
+    const group = groups.get(place);
+    if (group) group.push(message);
+    else groups.set(place, [message]);
+  }
 }

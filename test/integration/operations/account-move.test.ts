@@ -22,7 +22,7 @@ import { getInvoice, issue, ivaLine, setProfile } from "../../helpers/invoices";
 import { runPdfGeneration } from "../../helpers/pdf";
 import { runSubmissions } from "../../helpers/verifactu";
 import { captureChecks, playChecks } from "../../helpers/verifications";
-import { captureFetch } from "../../helpers/webhooks";
+import { captureFetch, runQueue } from "../../helpers/webhooks";
 
 const sql: Sql = async (database, statement) =>
   (await (env as unknown as Record<string, D1Database>)[database]!.prepare(statement).all()).results;
@@ -191,5 +191,39 @@ describe("moving an account between shards", () => {
     });
     expectStatus(await api.get(`/v1/customers/${removed.id}`), 404);
     expect((await api.get("/v1/balance")).body).toMatchObject({ available: "15.00" });
+  });
+
+  it("messages queued for the old shard before the move and run after it are run on the new shard, none lost", async () => {
+    const clock = useClock(Date.now());
+    const { calls } = captureFetch(() => new Response("ok"));
+    const checks = captureChecks();
+    const account = await createAccount({ shard: "DB" });
+    const api = client(account.testKey);
+    const destination = await createDestination(api);
+    const customer = await createCustomer(api, { name: "Ferretería Norte SL" });
+    await playChecks(checks);
+    await eventsTaken(account.id);
+    const [event] = await sql("DB", `SELECT id FROM events WHERE related_object_id = '${customer.id}'`);
+    // A resend queued before the move, not attempted yet: nothing on the shard says it waits,
+    // so the drain cannot see it. The queue stamped it with the shard it was sent from.
+    const queued = { event_id: String(event?.id), destination_id: destination.id, attempt: 1, shard: "DB" };
+
+    const result = await moveAccount(sql, account.id, "DB_2", async () => clock.advance(30_001));
+    if (!result.moved) throw new Error(result.reason);
+    const before = calls.length;
+
+    const { result: run } = await runQueue([{ body: queued }]);
+    expect(run.explicitAcks).toEqual(["m1"]);
+    expect(calls.slice(before).map((call) => call.url)).toEqual([destination.url]);
+    // Recorded where the account lives now; nothing written on the shard it left.
+    const recorded = (shard: string) =>
+      sql(
+        shard,
+        `SELECT event_id, outcome FROM delivery_attempts WHERE destination_id = '${destination.id}'`,
+      );
+    expect(await recorded("DB_2")).toEqual(
+      expect.arrayContaining([{ event_id: event?.id, outcome: "succeeded" }]),
+    );
+    expect(await recorded("DB")).toEqual([]);
   });
 });
