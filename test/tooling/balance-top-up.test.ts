@@ -145,7 +145,9 @@ describe("balance:top-up credits the account's shard, as the directory places it
       .replaceAll('migrations_dir = "migrations"', `migrations_dir = "${root}migrations"`);
     writeFileSync(
       `${dir}/wrangler.toml`,
-      `${base}\n[[d1_databases]]\nbinding = "DB_2"\ndatabase_name = "invoicing-2"\ndatabase_id = "00000000-0000-0000-0000-000000000002"\nmigrations_dir = "${root}migrations"\n`,
+      new TextEncoder().encode(
+        `${base}\n[[d1_databases]]\nbinding = "DB_2"\ndatabase_name = "invoicing-2"\ndatabase_id = "00000000-0000-0000-0000-000000000002"\nmigrations_dir = "${root}migrations"\n`,
+      ),
     );
     const migrate = inDir([
       WRANGLER,
