@@ -111,6 +111,92 @@ export async function paginate<T extends PagedTable, Row = T["$inferSelect"]>(
 }
 
 /**
+ * What `paginateByKey` orders and bounds a list by: `key` (a column), then the id.
+ *
+ * `lower` and `upper` are the request's range on `key` (SQL terms on it, e.g. `key >= ?` and
+ * `key <= ?`), kept apart from `where` because the page after a cursor must leave out the one
+ * the cursor replaces: SQLite takes a single bound per side of an index range, and given both
+ * `key <= ?` and `(key, id) < (?, ?)` it may bound the scan by the first and filter by the
+ * second, reading every entry between the range's end and the cursor.
+ */
+export type KeyOrder = { key: SQLiteColumn; lower?: SQL; upper?: SQL };
+
+/**
+ * `paginate` in `(key, id)` order, newest key first (the id breaking ties, newest first), for
+ * a list filtered by a range on `key`: read through an `(scope…, key, id)` index, a page is
+ * `limit + 1` index entries and rows wherever the range and the cursor lie (an `id` order
+ * would read the range's rows and sort them). Cursors are still ids: the cursor's row (which
+ * `where` and the range must select, or the request is a 400) gives its key, then the page is
+ * the rows after `(key, id)` in the direction of travel, so equal keys page by id. Two round
+ * trips after a cursor (its key is a value of the second query's range: a subquery there
+ * bounds the index by the key alone, rereading the cursor's equal keys), one without. Rows
+ * read: `limit + 1`; after a cursor `limit + 3` (its row, by primary key, and its own index
+ * entry, where the seek lands before it steps past).
+ *
+ * `columns` and `from` are `paginate`'s.
+ *
+ * @example
+ * await paginateByKey(db, invoices, "invoice", scope, { key: invoices.issueDate, lower: gte(invoices.issueDate, from) }, params);
+ */
+export async function paginateByKey<T extends PagedTable, Row = T["$inferSelect"]>(
+  db: Database,
+  table: T,
+  kind: IdKind,
+  where: SQL | undefined,
+  order: KeyOrder,
+  params: ListParams,
+  columns?: Record<string, SQLiteColumn>,
+  from?: SQL,
+): Promise<Page<Row>> {
+  const { limit, backwards, cursor, invalidCursor } = cursorOf(params);
+  const { key, lower, upper } = order;
+  const source = (from ?? table) as SQLiteTable;
+
+  let after: SQL | undefined;
+  if (cursor !== undefined) {
+    if (!isId(kind, cursor)) throw invalidCursor();
+    // By primary key, from the bare table: through `from`'s index it would scan the range.
+    const [found] = await counted(
+      db,
+      db
+        .select({ key })
+        .from(table as SQLiteTable)
+        .where(and(where, lower, upper, eq(table.id, cursor)))
+        .limit(1),
+    );
+    if (found === undefined) throw invalidCursor();
+    // A row value compared with values: SQLite bounds the index range with both columns.
+    after = backwards
+      ? sql`(${key}, ${table.id}) > (${found.key}, ${cursor})`
+      : sql`(${key}, ${table.id}) < (${found.key}, ${cursor})`;
+  }
+
+  const select = from
+    ? db.select(fieldsFrom(columns ?? getTableColumns(table), from))
+    : columns
+      ? db.select(columns)
+      : db.select();
+  const dir = backwards ? asc : desc;
+  const rows = (await counted(
+    db,
+    select
+      .from(source)
+      // After a cursor, it bounds the side it replaces (it is within the range: checked above).
+      .where(
+        and(
+          where,
+          after === undefined || backwards ? upper : undefined,
+          after === undefined || !backwards ? lower : undefined,
+          after,
+        ),
+      )
+      .orderBy(dir(key), dir(table.id))
+      .limit(limit + 1),
+  )) as Row[];
+  return pageOf(rows, limit, backwards);
+}
+
+/**
  * `table INDEXED BY index`, for `paginate`'s `from`: SQLite then reads through that index or
  * fails the query ("no query solution"), so the query's WHERE must allow the index (a partial
  * index's WHERE, written as the index states it).

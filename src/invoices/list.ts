@@ -4,7 +4,7 @@ import type { Caller } from "../contracts/caller";
 import type { Database } from "../db/client";
 import { invoices, type ServedInvoiceRow } from "../db/schema";
 import { ownedBy } from "../db/scope";
-import { cursorOf, fromIndex, type Page, pageOf, paginate } from "../http/pagination";
+import { cursorOf, fromIndex, type Page, pageOf, paginate, paginateByKey } from "../http/pagination";
 import { nowMs } from "../lib/clock";
 import { accountToday } from "../lib/dates";
 import { isId } from "../lib/ids";
@@ -56,6 +56,13 @@ const OWED_PAYMENT_STATUSES: readonly string[] = ["unpaid", "partially_paid"];
  * One page of the caller's invoices (drafts, issued and void alike), newest first, by
  * customer, type, series, status, payment status, overdue and an issue date range. Rows read
  * per page: docs/invoices.md, "Listing and filtering"; bench/README.md.
+ *
+ * With `issue_date[gte]` or `issue_date[lte]` (and not `overdue=true`), newest issue date
+ * first, then newest id: the range is walked in its index's order (`invoices_issue_date_idx`,
+ * or `invoices_customer_issue_date_idx` with `customer`), `limit + 1` entries a page wherever
+ * the range lies, where an id order would read the whole range and sort it (ids and issue
+ * dates are not ordered together: drafts take their date when finalized, dates are
+ * backdated). The other filters are checked on the range's invoices as they come.
  */
 export function listInvoices(
   db: Database,
@@ -64,7 +71,7 @@ export function listInvoices(
 ): Promise<Page<ServedInvoiceRow>> {
   const from = query["issue_date[gte]"];
   const to = query["issue_date[lte]"];
-  const where = and(
+  const filters = and(
     ownedBy(invoices, caller),
     query.customer === undefined ? undefined : eq(invoices.customerId, query.customer),
     query.type === undefined ? undefined : eq(invoices.type, query.type),
@@ -72,12 +79,33 @@ export function listInvoices(
     query.status === undefined ? undefined : eq(invoices.status, query.status),
     query.payment_status === undefined ? undefined : eq(invoices.paymentStatus, query.payment_status),
     overdueFilter(caller, query.overdue),
-    // A draft without an issue date stores '': below any date, so `gte` excludes it; `lte` must say so.
-    from === undefined ? undefined : gte(invoices.issueDate, from),
-    to === undefined ? undefined : and(lte(invoices.issueDate, to), sql`${invoices.issueDate} <> ''`),
   );
-  if (query.overdue === true) return listOverdue(db, where, query);
-  return paginate<typeof invoices, ServedInvoiceRow>(db, invoices, "invoice", where, query, SERVED_COLUMNS);
+  // A draft without an issue date stores '': below any date, so `gte` excludes it; with `lte`
+  // alone the range starts above it (a bound of the index range, where `<> ''` would be a filter).
+  const lower =
+    from !== undefined
+      ? gte(invoices.issueDate, from)
+      : to !== undefined
+        ? gt(invoices.issueDate, "")
+        : undefined;
+  const upper = to === undefined ? undefined : lte(invoices.issueDate, to);
+  if (query.overdue === true) return listOverdue(db, and(filters, lower, upper), query);
+  if (lower !== undefined) {
+    return paginateByKey<typeof invoices, ServedInvoiceRow>(
+      db,
+      invoices,
+      "invoice",
+      filters,
+      { key: invoices.issueDate, lower, upper },
+      query,
+      SERVED_COLUMNS,
+      fromIndex(
+        invoices,
+        query.customer === undefined ? "invoices_issue_date_idx" : "invoices_customer_issue_date_idx",
+      ),
+    );
+  }
+  return paginate<typeof invoices, ServedInvoiceRow>(db, invoices, "invoice", filters, query, SERVED_COLUMNS);
 }
 
 /**

@@ -199,9 +199,11 @@ export const invoices = sqliteTable(
       .where(
         sql`${t.status} = 'issued' AND ${t.paymentStatus} IN ('unpaid', 'partially_paid') AND ${t.dueDate} IS NOT NULL AND ${t.overdueAt} IS NOT NULL`,
       ),
-    // The `issue_date[gte]`/`issue_date[lte]` list filters: a closed range reads its own rows
-    // (then sorted by id), not the account's (docs/invoices.md).
+    // The `issue_date[gte]`/`issue_date[lte]` list filters, alone and with `customer`: a page
+    // walks the range newest issue date first, then id, `limit + 1` entries wherever it lies
+    // (src/invoices/list.ts, docs/invoices.md).
     index("invoices_issue_date_idx").on(t.accountId, t.live, t.issueDate, t.id),
+    index("invoices_customer_issue_date_idx").on(t.accountId, t.live, t.customerId, t.issueDate, t.id),
     // The overdue job: issued invoices still owed whose due date passed and that were not yet
     // announced, by due date.
     index("invoices_overdue_job_idx")

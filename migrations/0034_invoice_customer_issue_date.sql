@@ -1,0 +1,1 @@
+CREATE INDEX `invoices_customer_issue_date_idx` ON `invoices` (`account_id`,`live`,`customer_id`,`issue_date`,`id`);
