@@ -27,17 +27,6 @@ export const benchRoutes = new Hono<AppEnv>()
     const row = await c.env.DB.prepare(`SELECT * FROM ${table} WHERE id = ?`).bind(c.req.param("id")).first();
     return c.json(row);
   })
-  // The template's issue date moved back (`?issue_date=`): `es` invoices cannot be issued
-  // before 2024-10-28, and 100,000 invoices at 100 a day start further back than that.
-  .post("/backdate-invoice/:id", async (c) => {
-    const date = c.req.query("issue_date") ?? "";
-    await c.env.DB.prepare(
-      "UPDATE invoices SET issue_date = ?1, due_date = date(?1, '+30 days') WHERE id = ?2",
-    )
-      .bind(date, c.req.param("id"))
-      .run();
-    return c.json({ issue_date: date });
-  })
   // Copies of one issued invoice, numbered after it: a large invoice table without issuing
   // each one. Ids keep the template's time part, so they sort with it.
   .post("/clone-invoices/:id", async (c) => {
@@ -50,11 +39,15 @@ export const benchRoutes = new Hono<AppEnv>()
     // filters need to be measured on (status, payment_status, overdue, issue_date ranges). The
     // overdue ones are stamped as the overdue job would have (`overdue_at`), the steady state.
     const perDay = Number(c.req.query("per_day") ?? 0);
-    const due = "date(t.issue_date, '+' || (n.i / ?4 + 30) || ' days')";
+    // Dated from `start` (default: the template's date): es invoices cannot be issued before
+    // 2024-10-28, and an issued invoice's date never changes (migration 0033), so 100,000
+    // invoices at 100 a day are inserted with dates before their template's.
+    const start = "coalesce(?5, t.issue_date)";
+    const due = `date(${start}, '+' || (n.i / ?4 + 30) || ' days')`;
     const lifecycle = perDay
       ? {
           cols: ", issue_date, due_date, status, payment_status, amount_paid, overdue_at",
-          values: `, date(t.issue_date, '+' || (n.i / ?4) || ' days'), ${due},
+          values: `, date(${start}, '+' || (n.i / ?4) || ' days'), ${due},
             CASE WHEN n.i % 50 = 0 THEN 'void' ELSE 'issued' END,
             CASE WHEN n.i % 10 = 0 THEN 'unpaid' ELSE 'paid' END,
             CASE WHEN n.i % 10 = 0 THEN 0 ELSE t.amount_payable END,
@@ -70,7 +63,7 @@ export const benchRoutes = new Hono<AppEnv>()
          .join(", ")}${lifecycle.values}
        FROM n, invoices t WHERE t.id = ?3`,
     )
-      .bind(...[from, to, c.req.param("id"), ...(perDay ? [perDay] : [])])
+      .bind(...[from, to, c.req.param("id"), ...(perDay ? [perDay, c.req.query("start") ?? null] : [])])
       .run();
     return c.json({ inserted: result.meta.changes }, 201);
   })
