@@ -22,14 +22,18 @@ const overdueEvents = async (api: ApiClient) =>
 const setRow = (id: string, assignments: string) =>
   env.DB.prepare(`UPDATE invoices SET ${assignments} WHERE id = ?`).bind(id).run();
 
-async function esInvoiceDue(due_date: string) {
+/** An es invoice due on `due_date`; with `draft`, a draft (the database keeps an issued one issued). */
+async function esInvoiceDue(due_date: string, draft = false) {
   const { api, customer } = await esIssuer();
   const pmi = await createInstruction(api);
-  const invoice = await issue(api, {
+  const body = {
     customer: customer.id,
     lines: [ivaLine("100")],
     payment_terms: { due_date, options: [pmi.id] },
-  });
+  };
+  const invoice = draft
+    ? ((await api.post("/v1/invoices", { draft: true, ...body })).body as Invoice)
+    : await issue(api, body);
   return { api, invoice };
 }
 
@@ -88,13 +92,12 @@ describe("A scheduled job records invoice.overdue once per invoice, the first ti
     const clock = useClock(Date.UTC(2026, 10, 20, 12));
     const partial = await esInvoiceDue("2026-11-21");
     const paid = await esInvoiceDue("2026-11-21");
-    const draft = await esInvoiceDue("2026-11-21");
+    const draft = await esInvoiceDue("2026-11-21", true);
     await setRow(partial.invoice.id, "payment_status = 'partially_paid', amount_paid = 1");
     await setRow(
       paid.invoice.id,
       "payment_status = 'paid', amount_paid = amount_payable, paid_on = '2026-11-20'",
     );
-    await setRow(draft.invoice.id, "status = 'draft', payment_status = NULL");
     clock.advance(72 * HOUR);
     await runCron();
     expect((await overdueEvents(partial.api)).map((e) => e.related_object.id)).toEqual([partial.invoice.id]);

@@ -70,16 +70,22 @@ describe("a line's unit_code", () => {
   it("an invoice stored before unit_code and the einvoicing snapshots reads C62 and einvoicing null", async () => {
     const { api, customer } = await esIssuer();
     const invoice = await issue(api, { customer: customer.id, lines: [{ ...ivaLine(), unit_code: "HUR" }] });
-    // The row as an older release wrote it.
-    await env.DB.prepare(
-      `UPDATE invoices SET
-         lines = (SELECT json_group_array(json_remove(value, '$.unit_code')) FROM json_each(invoices.lines)),
-         issuer = json_remove(issuer, '$.einvoicing'),
-         customer = json_remove(customer, '$.einvoicing')
-       WHERE id = ?`,
-    )
-      .bind(invoice.id)
-      .run();
+    // The row as an older release wrote it. An issued invoice's content cannot change
+    // (migration 0033): its trigger is lifted for this one statement, in one transaction.
+    const trigger = await env.DB.prepare(
+      "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'invoices_issued_immutable'",
+    ).first<{ sql: string }>();
+    await env.DB.batch([
+      env.DB.prepare("DROP TRIGGER invoices_issued_immutable"),
+      env.DB.prepare(
+        `UPDATE invoices SET
+           lines = (SELECT json_group_array(json_remove(value, '$.unit_code')) FROM json_each(invoices.lines)),
+           issuer = json_remove(issuer, '$.einvoicing'),
+           customer = json_remove(customer, '$.einvoicing')
+         WHERE id = ?`,
+      ).bind(invoice.id),
+      env.DB.prepare(trigger?.sql as string),
+    ]);
     const old = await getInvoice(api, invoice.id);
     expect(old.lines.map((l) => l.unit_code)).toEqual(["C62"]);
     expect(old.issuer.einvoicing).toBeNull();

@@ -97,9 +97,14 @@ describe("POST /v1/invoices/{id}/void", () => {
   });
 
   it("only an issued invoice can be voided: a draft is 409 invoice_not_voidable", async () => {
-    const { api, invoice } = await issued();
-    await setRow(invoice.id, "status = 'draft'");
-    expectError(await voidIt(api, invoice.id), 409, "invoice_not_voidable");
+    const { api, customer } = await esIssuer();
+    // A real draft: the database refuses to turn an issued invoice back into one (migration 0033).
+    const draft = await api.post("/v1/invoices", {
+      draft: true,
+      customer: customer.id,
+      lines: [ivaLine("100")],
+    });
+    expectError(await voidIt(api, (draft.body as Invoice).id), 409, "invoice_not_voidable");
   });
 
   it("only an issued invoice can be voided: an already void invoice is 409 invoice_not_voidable", async () => {
@@ -184,11 +189,15 @@ describe("POST /v1/invoices/{id}/void", () => {
   });
 
   it("Only an issued invoice can be corrected: corrects.invoice naming a draft is 400 with param corrects.invoice", async () => {
-    const { api, invoice } = await issued();
-    await setRow(invoice.id, "status = 'draft'");
+    const { api, customer } = await esIssuer();
+    const draft = await api.post("/v1/invoices", {
+      draft: true,
+      customer: customer.id,
+      lines: [ivaLine("100")],
+    });
     const res = await api.post("/v1/invoices", {
       type: "corrective",
-      corrects: { invoice: invoice.id, reason: "R1" },
+      corrects: { invoice: (draft.body as Invoice).id, reason: "R1" },
       lines: [ivaLine("-10")],
     });
     expectError(res, 400, "parameter_invalid", "corrects.invoice");

@@ -291,12 +291,16 @@ describe("Which invoices take payments", () => {
   it.each([["draft"], ["void"]])(
     "a %s invoice is 409 invoice_not_payable and records nothing",
     async (status) => {
-      const { api, account, invoice } = await esInvoice();
-      await env.DB.prepare(
-        `UPDATE invoices SET status = ?, payment_status = ${status === "draft" ? "NULL" : "payment_status"} WHERE id = ?`,
-      )
-        .bind(status, invoice.id)
-        .run();
+      const { api, account, customer, invoice: issued } = await esInvoice();
+      // A real draft: the database refuses to turn an issued invoice back into one (migration 0033).
+      const invoice =
+        status === "draft"
+          ? ((await api.post("/v1/invoices", { draft: true, customer: customer.id, lines: [ivaLine()] }))
+              .body as typeof issued)
+          : issued;
+      if (status === "void") {
+        await env.DB.prepare("UPDATE invoices SET status = 'void' WHERE id = ?").bind(invoice.id).run();
+      }
       const res = await pay(api, invoice.id, { amount: "1" });
       expectError(res, 409, "invoice_not_payable");
       expect(res.headers.get("D1-Rows-Written")).toBe("0");
