@@ -3,7 +3,7 @@ import { PDFDocument, type PDFFont } from "@pdfme/pdf-lib";
 import type { Declaration } from "../verifactu/declaration-document";
 import { PRODUCER } from "./render";
 import { leading, MUTED, Sheet, type Style } from "./sheet";
-import { Typeface } from "./text";
+import { LAYOUT_FEATURES, Typeface } from "./text";
 import type { PdfAssets } from "./types";
 import { drawWatermark } from "./watermark";
 
@@ -15,7 +15,7 @@ const NOTE: Style = { size: 8, color: MUTED };
 /** Only the glyphs used, under a fixed subset tag so that the bytes are deterministic (render.ts). */
 function embed(doc: PDFDocument, bytes: Uint8Array, tag: string): Promise<PDFFont> {
   const name = fontkit.create(bytes).postscriptName ?? "Font";
-  return doc.embedFont(bytes, { subset: true, customName: `${tag}+${name}` });
+  return doc.embedFont(bytes, { subset: true, customName: `${tag}+${name}`, features: LAYOUT_FEATURES });
 }
 
 /** What a development placeholder's pages say: no producer signed it. */

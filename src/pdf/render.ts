@@ -5,7 +5,7 @@ import { drawHeader, drawRunningHeader } from "./header";
 import { drawLines } from "./lines";
 import { TITLES } from "./mentions";
 import { Sheet } from "./sheet";
-import { Typeface } from "./text";
+import { LAYOUT_FEATURES, Typeface } from "./text";
 import { drawTotals } from "./totals";
 import type { PdfAssets, PdfInput } from "./types";
 import { DRAFT_MARK, drawWatermark, VOID_MARK } from "./watermark";
@@ -40,7 +40,7 @@ const fontkitOnce: typeof fontkit = {
  */
 async function embed(doc: PDFDocument, bytes: Uint8Array, tag: string): Promise<PDFFont> {
   const name = fontkitOnce.create(bytes).postscriptName ?? "Font";
-  return doc.embedFont(bytes, { subset: true, customName: `${tag}+${name}` });
+  return doc.embedFont(bytes, { subset: true, customName: `${tag}+${name}`, features: LAYOUT_FEATURES });
 }
 
 /**

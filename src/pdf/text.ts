@@ -107,6 +107,22 @@ function rtlPieces(chars: string[]): string[] {
   return pieces.reverse();
 }
 
+/**
+ * The font features to embed a font with: OpenType's positioning ones (GPOS) turned off. pdf-lib
+ * draws and measures a string by its glyphs' advance widths and never reads the positions its
+ * font engine computes, so kerning and mark placement took about a third of each layout
+ * (`npm run bench:pdf`) and changed nothing drawn. The substitutions (GSUB: ligatures, Arabic joined forms) stay.
+ */
+export const LAYOUT_FEATURES = {
+  kern: false,
+  mark: false,
+  mkmk: false,
+  curs: false,
+  dist: false,
+  abvm: false,
+  blwm: false,
+};
+
 // Where a word too long for its line may break: after these (thousands separators, URL parts).
 const BREAK_AFTER = ".,/-_:;@";
 
@@ -127,6 +143,20 @@ export class Typeface {
   constructor(readonly font: PDFFont) {
     this.supported = new Set(font.getCharacterSet());
     this.replacement = this.supported.has(0xfffd) ? "\ufffd" : "?";
+    // Drawing lays a string out again (pdf-lib's drawText encodes it through the font engine):
+    // a string drawn before (an amount, a tax label, a repeated line of a long word) is encoded
+    // once. The encoding is an immutable hex string; the first call recorded its glyphs for
+    // the embedded subset.
+    const encode = font.encodeText.bind(font);
+    const encoded = new Map<string, PDFHexString>();
+    font.encodeText = (text: string) => {
+      let hex = encoded.get(text);
+      if (hex === undefined) {
+        hex = encode(text);
+        encoded.set(text, hex);
+      }
+      return hex;
+    };
   }
 
   /** `s` with what the font cannot draw replaced (or dropped, if invisible). */
@@ -180,25 +210,101 @@ export class Typeface {
     let line = "";
     const fits = (t: string) => this.width(t.trimEnd(), size) <= width;
     for (const token of clean(s).split(/(?<= )/)) {
-      if (fits(line + token)) {
+      if (!this.farTooWide(line + token, width, size) && fits(line + token)) {
         line += token;
         continue;
       }
       if (line.trim() !== "") lines.push(line.trimEnd());
-      line = "";
-      for (const ch of Array.from(token)) {
-        if (line !== "" && !fits(line + ch)) {
-          const cut = Math.max(...Array.from(BREAK_AFTER, (sep) => line.lastIndexOf(sep))) + 1;
-          const at = cut > 0 && cut < line.length ? cut : line.length;
-          lines.push(line.slice(0, at));
-          line = line.slice(at);
-        }
-        line += ch;
-      }
+      const pieces = this.breakWord(Array.from(token), width, size, fits);
+      lines.push(...pieces.slice(0, -1));
+      line = pieces.at(-1) ?? "";
     }
     if (line.trim() !== "" || lines.length === 0) lines.push(line.trimEnd());
     return lines;
   }
+
+  /**
+   * Whether a long string is surely wider than the line, by its characters' own widths: more
+   * than twice the width, which no shaping halves. It spares the font engine a layout of a
+   * whole 1,000-character word only to learn that it does not fit.
+   */
+  private farTooWide(s: string, width: number, size: number): boolean {
+    if (s.length < 100) return false;
+    let sum = 0;
+    for (const ch of s) {
+      sum += this.width(ch, size);
+      if (sum > 2 * width) return true;
+    }
+    return false;
+  }
+
+  /**
+   * A word wider than the line cut into lines, the last one left open for the next word. Each
+   * line is measured a few times, not once per character added: the sum of the characters'
+   * own widths guesses where it ends, and the shaped width (kerning, ligatures, joined
+   * letters) moves the guess until the line is the longest that fits. So a 1,000-character word
+   * costs a few measurements of each of its lines, not a thousand of growing ones.
+   */
+  private breakWord(chars: string[], width: number, size: number, fits: (t: string) => boolean): string[] {
+    const pieces: string[] = [];
+    let start = 0;
+    while (start < chars.length) {
+      let guess = start;
+      for (let sum = 0; guess < chars.length; guess++) {
+        sum += this.width(chars[guess]!, size);
+        if (sum > width && guess > start) break;
+      }
+      const end = longest(start + 1, chars.length, guess, (n) => fits(chars.slice(start, n).join("")));
+      const piece = chars.slice(start, end).join("");
+      if (end === chars.length) {
+        pieces.push(piece);
+        break;
+      }
+      const cut = Math.max(...Array.from(BREAK_AFTER, (sep) => piece.lastIndexOf(sep))) + 1;
+      const kept = cut > 0 && cut < piece.length ? piece.slice(0, cut) : piece;
+      pieces.push(kept);
+      start += Array.from(kept).length;
+    }
+    return pieces;
+  }
+}
+
+/**
+ * The largest `n` in `[min, max]` for which `ok(n)` holds (`min` if none does), for an `ok`
+ * that holds up to some `n` and not after: from `guess`, steps of 1, 2, 4… find the bracket,
+ * then halving closes it. A close guess costs two calls.
+ */
+function longest(min: number, max: number, guess: number, ok: (n: number) => boolean): number {
+  let lo = min;
+  let hi = max + 1;
+  const probe = Math.min(Math.max(guess, min), max);
+  if (ok(probe)) {
+    lo = probe;
+    for (let step = 1; lo < max; step *= 2) {
+      const next = Math.min(lo + step, max);
+      if (!ok(next)) {
+        hi = next;
+        break;
+      }
+      lo = next;
+    }
+  } else {
+    hi = probe;
+    for (let step = 1; hi - 1 > min; step *= 2) {
+      const next = Math.max(hi - step, min);
+      if (next === min || ok(next)) {
+        lo = next;
+        break;
+      }
+      hi = next;
+    }
+  }
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (ok(mid)) lo = mid;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function attempt<T>(f: () => T, otherwise: T): T {

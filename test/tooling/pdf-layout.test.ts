@@ -2,7 +2,16 @@ import { afterAll, describe, expect, it } from "vitest";
 import { GAP } from "../../src/pdf/header";
 import { LINE_COLUMNS } from "../../src/pdf/lines";
 import { PAGE } from "../../src/pdf/sheet";
-import { CORRECTIVE, EXEMPT, esInput, GLOBAL, MULTISCRIPT, SCRIPTS, SPANISH } from "../fixtures/pdf-invoices";
+import {
+  CORRECTIVE,
+  EXEMPT,
+  esInput,
+  GLOBAL,
+  LONG_WORDS,
+  MULTISCRIPT,
+  SCRIPTS,
+  SPANISH,
+} from "../fixtures/pdf-invoices";
 import { customer, iva, line } from "../fixtures/verifactu-invoices";
 import { cleanUp, gray, pdfInfo, pdfOf, pdfText, SKIP, wordBoxes } from "./pdf-tools";
 
@@ -39,6 +48,17 @@ describe.skipIf(SKIP)("invoice PDF layout read back with poppler", () => {
       at = next;
     }
     expect(all).toContain("Total factura 363,00 €");
+  });
+
+  it("200 lines of 1,000-character words show every character, in order", async () => {
+    const path = await pdfOf(LONG_WORDS);
+    const text = pdfText(path).replace(/ /g, "");
+    let at = 0;
+    for (const [i, line] of LONG_WORDS.invoice.lines.entries()) {
+      const next = text.indexOf(line.description, at);
+      expect(next, `line ${i + 1}`).toBeGreaterThanOrEqual(at);
+      at = next + line.description.length;
+    }
   });
 
   it("no text leaves the margins or overlaps other text, however long the names and descriptions", async () => {

@@ -7,6 +7,7 @@ import {
   GLOBAL,
   globalInput,
   item,
+  LONG_WORDS,
   MULTISCRIPT,
   SIMPLIFIED,
   SPANISH,
@@ -76,6 +77,7 @@ const ODD: Record<string, PdfInput> = {
     ],
   }),
   "200 lines": esInput({ lines: Array.from({ length: 200 }, () => line("1", "0.01", iva("general"))) }),
+  "200 lines of 1,000-character words (the longest invoice the API takes)": LONG_WORDS,
   "amounts near the 10^13 bound": esInput({ lines: [line("8", "999999999999.99", iva("general"))] }),
   "names in many scripts, CJK and emoji the font lacks": MULTISCRIPT,
   "combining marks, bidi overrides, joiners and a lone surrogate": withInvoice(SPANISH, {
