@@ -30,6 +30,7 @@ export function accountTables(accountId: string) {
     { table: "account_default_payment_instructions", where: own },
     { table: "invoices", where: own },
     { table: "verifactu_records", where: own },
+    { table: "payments", where: own },
     // Append-only (a trigger refuses deletes): the source keeps its copy, and so its account row.
     { table: "balance_transactions", where: own, keep: true },
     { table: "event_destinations", where: own },
