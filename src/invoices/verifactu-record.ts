@@ -6,7 +6,6 @@ import { verifactuRecords } from "../db/schema";
 import { ApiError, notFound } from "../http/errors";
 import { clip } from "../verifactu/format";
 import { sealThrough } from "../verifactu/seal";
-import { registrationXml } from "../verifactu/xml";
 import { findInvoice } from "./find";
 
 /**
@@ -15,6 +14,7 @@ import { findInvoice } from "./find";
  */
 export async function verifactuRecordXml(
   db: Database,
+  env: Env,
   caller: Caller,
   id: string,
   recordId?: string,
@@ -48,6 +48,14 @@ export async function verifactuRecordXml(
     [row] = await read();
   }
   const record = row?.record as ChainRecord;
-  // A cancellation names no issuer name: the request's Cabecera takes the invoice's.
-  return registrationXml(record, isAnulacion(record) ? clip(invoice.issuer.name, 120) : undefined);
+  // A cancellation names no issuer name: the request's Cabecera takes the invoice's. The XML
+  // is written by the renderer Worker (verifactu/xml.ts), which the API Worker's bundle budget
+  // leaves out.
+  const res = await env.PDF_RENDERER.fetch("https://pdf-renderer/verifactu-xml", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ record, name: isAnulacion(record) ? clip(invoice.issuer.name, 120) : undefined }),
+  });
+  if (!res.ok) throw new Error(`the renderer answered ${res.status}`);
+  return res.text();
 }

@@ -1,7 +1,9 @@
 import regular from "dejavu-fonts-ttf/ttf/DejaVuSans.ttf";
 import bold from "dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf";
+import type { ChainRecord } from "../contracts/verifactu-record";
 import { type EinvoiceInput, einvoiceResponse } from "../einvoice/render";
 import { type DeclarationInput, declarationDocument } from "../verifactu/declaration-document";
+import { registrationXml } from "../verifactu/xml";
 import { renderDeclarationPdf } from "./declaration";
 import { renderInvoicePdf } from "./render";
 import type { PdfInput } from "./types";
@@ -10,7 +12,8 @@ import type { PdfInput } from "./types";
 // binding only: `POST /render` with a PdfInput as JSON answers the invoice's PDF; `POST
 // /declaration` with a DeclarationInput answers the declaración responsable, as JSON or, with
 // `Accept: application/pdf`, as a PDF (its text lives here: the API Worker has no bundle room);
-// `POST /ubl` and `POST /facturae` with an EinvoiceInput answer the structured e-invoice.
+// `POST /ubl` and `POST /facturae` with an EinvoiceInput answer the structured e-invoice;
+// `POST /verifactu-xml` with `{record, name}` answers a VERI*FACTU record's XML document.
 // No bindings, no state.
 
 // A Data module is an ArrayBuffer (fonts.d.ts); the test project's Vite types call every
@@ -25,20 +28,25 @@ async function declaration(request: Request): Promise<Response> {
   return new Response(await renderDeclarationPdf(document, ASSETS), { headers: PDF });
 }
 
+const XML = { "Content-Type": "application/xml; charset=utf-8" };
+
+const PATHS: Record<string, (request: Request) => Promise<Response>> = {
+  "/render": async (request) =>
+    new Response(await renderInvoicePdf((await request.json()) as PdfInput, ASSETS), { headers: PDF }),
+  "/declaration": declaration,
+  "/ubl": async (request) => einvoiceResponse("ubl", (await request.json()) as EinvoiceInput),
+  "/facturae": async (request) => einvoiceResponse("facturae", (await request.json()) as EinvoiceInput),
+  "/verifactu-xml": async (request) => {
+    const { record, name } = (await request.json()) as { record: ChainRecord; name?: string };
+    return new Response(registrationXml(record, name), { headers: XML });
+  },
+};
+
 export default {
   async fetch(request) {
-    const { pathname } = new URL(request.url);
-    if (!["/render", "/declaration", "/ubl", "/facturae"].includes(pathname))
-      return new Response("Not found", { status: 404 });
+    const handle = PATHS[new URL(request.url).pathname];
+    if (!handle) return new Response("Not found", { status: 404 });
     if (request.method !== "POST") return new Response("Method not allowed", { status: 405 });
-    if (pathname === "/declaration") return declaration(request);
-    if (pathname === "/ubl" || pathname === "/facturae")
-      return einvoiceResponse(
-        pathname === "/ubl" ? "ubl" : "facturae",
-        (await request.json()) as EinvoiceInput,
-      );
-    const input = (await request.json()) as PdfInput;
-    const pdf = await renderInvoicePdf(input, ASSETS);
-    return new Response(pdf, { headers: PDF });
+    return handle(request);
   },
 } satisfies ExportedHandler;

@@ -18,7 +18,7 @@ export const retrieveVerifactuRecordRoute = route({
   }),
   request: { params: idParams },
   handler: async (c, { params }) =>
-    c.body(await verifactuRecordXml(c.get("db"), c.get("caller"), params.id), 200, {
+    c.body(await verifactuRecordXml(c.get("db"), c.env, c.get("caller"), params.id), 200, {
       "Content-Type": "application/xml; charset=utf-8",
     }),
 });
@@ -39,7 +39,7 @@ export const retrieveVerifactuRecordByIdRoute = route({
   }),
   request: { params: z.object({ id: z.string(), record: z.string() }).strict() },
   handler: async (c, { params }) =>
-    c.body(await verifactuRecordXml(c.get("db"), c.get("caller"), params.id, params.record), 200, {
+    c.body(await verifactuRecordXml(c.get("db"), c.env, c.get("caller"), params.id, params.record), 200, {
       "Content-Type": "application/xml; charset=utf-8",
     }),
 });
