@@ -64,7 +64,12 @@ async function consume(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionCon
 // Only handlers may be exported here: workerd treats every named export as an entrypoint.
 export default {
   async queue(batch, env, ctx) {
-    await perShard(batch, env, (shardBatch, shard) => consume(shardBatch, shard, ctx));
+    await perShard(
+      batch,
+      env,
+      (shardBatch, shard) => consume(shardBatch, shard, ctx),
+      (err) => logError("shard_follow_error", err),
+    );
   },
   async scheduled(_controller, env, ctx) {
     for (const name of shardNames(env)) {
