@@ -19,6 +19,35 @@ import { expectError } from "../../helpers/security";
 
 type Page = { data: Invoice[]; has_more: boolean };
 const rowsRead = (res: ApiResponse) => Number(res.headers.get("D1-Rows-Read"));
+
+/** One page of `query` and the D1 rows it read. */
+async function pageOf(api: ApiClient, query: string) {
+  const res = await api.get(`/v1/invoices?${query}`);
+  expectStatus(res, 200);
+  return { rows: rowsRead(res), page: res.body as Page };
+}
+
+/** Every page forward, then every page back from the last: ids in order and rows read. */
+async function walkPages(api: ApiClient, query: string, limit: number) {
+  const forward: string[] = [];
+  const back: string[] = [];
+  const rows: number[] = [];
+  let page = await pageOf(api, `${query}&limit=${limit}`);
+  for (;;) {
+    forward.push(...page.page.data.map((i) => i.id));
+    rows.push(page.rows);
+    if (!page.page.has_more) break;
+    page = await pageOf(api, `${query}&limit=${limit}&starting_after=${page.page.data.at(-1)!.id}`);
+  }
+  back.push(...page.page.data.map((i) => i.id));
+  while (page.page.data.length > 0) {
+    page = await pageOf(api, `${query}&limit=${limit}&ending_before=${page.page.data[0]!.id}`);
+    back.unshift(...page.page.data.map((i) => i.id));
+    rows.push(page.rows);
+    if (!page.page.has_more) break;
+  }
+  return { forward, back, rows };
+}
 const ids = (res: ApiResponse) => (res.body as Page).data.map((i) => i.id);
 
 const setRow = (id: string, assignments: string) =>
@@ -387,33 +416,8 @@ describe("issue_date filters: newest issue date first, then id; every page O(lim
         .all<{ id: string }>()
     ).results.map((r) => r.id);
 
-  const get = async (query: string) => {
-    const res = await api.get(`/v1/invoices?${query}`);
-    expectStatus(res, 200);
-    return { rows: rowsRead(res), page: res.body as Page };
-  };
-
-  /** Every page forward, then every page back from the last: ids in order and rows read. */
-  const walk = async (query: string, limit: number) => {
-    const forward: string[] = [];
-    const back: string[] = [];
-    const rows: number[] = [];
-    let page = await get(`${query}&limit=${limit}`);
-    for (;;) {
-      forward.push(...page.page.data.map((i) => i.id));
-      rows.push(page.rows);
-      if (!page.page.has_more) break;
-      page = await get(`${query}&limit=${limit}&starting_after=${page.page.data.at(-1)!.id}`);
-    }
-    back.push(...page.page.data.map((i) => i.id));
-    while (page.page.data.length > 0) {
-      page = await get(`${query}&limit=${limit}&ending_before=${page.page.data[0]!.id}`);
-      back.unshift(...page.page.data.map((i) => i.id));
-      rows.push(page.rows);
-      if (!page.page.has_more) break;
-    }
-    return { forward, back, rows };
-  };
+  const get = (query: string) => pageOf(api, query);
+  const walk = (query: string, limit: number) => walkPages(api, query, limit);
 
   it("the fixture: ids are not in issue date order, days hold several invoices", async () => {
     const byId = await expected("issue_date <> ''");
@@ -626,34 +630,8 @@ describe("overdue=true reads O(limit) rows however many owed invoices are not du
         .all<{ id: string }>()
     ).results.map((r) => r.id);
 
-  const get = async (query: string) => {
-    const res = await api.get(`/v1/invoices?${query}`);
-    expectStatus(res, 200);
-    console.log(`rows read ${rowsRead(res)}\t${query}\t(${(res.body as Page).data.length} invoices)`);
-    return { rows: rowsRead(res), page: res.body as Page };
-  };
-
-  /** Every page forward, then every page back from the last: ids in order and rows read. */
-  const walk = async (query: string, limit: number) => {
-    const forward: string[] = [];
-    const back: string[] = [];
-    const rows: number[] = [];
-    let page = await get(`${query}&limit=${limit}`);
-    for (;;) {
-      forward.push(...page.page.data.map((i) => i.id));
-      rows.push(page.rows);
-      if (!page.page.has_more) break;
-      page = await get(`${query}&limit=${limit}&starting_after=${page.page.data.at(-1)!.id}`);
-    }
-    back.push(...page.page.data.map((i) => i.id));
-    while (back.length < forward.length || page.page.has_more) {
-      page = await get(`${query}&limit=${limit}&ending_before=${page.page.data[0]!.id}`);
-      back.unshift(...page.page.data.map((i) => i.id));
-      rows.push(page.rows);
-      if (!page.page.has_more) break;
-    }
-    return { forward, back, rows };
-  };
+  const get = (query: string) => pageOf(api, query);
+  const walk = (query: string, limit: number) => walkPages(api, query, limit);
 
   it("a page reads limit + 1 stamped invoices and the job's backlog, never the 1,500 not due", async () => {
     const extra = 2 * (await backlog());
