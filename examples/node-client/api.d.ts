@@ -7228,7 +7228,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Invoices, newest first. */
+      /** @description Invoices, newest first; with an `issue_date[gte]` or `issue_date[lte]` filter, newest issue date first, then newest first. */
       200: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];

@@ -11,7 +11,13 @@ export const listInvoicesRoute = route({
   ...(!globalThis.OMIT_API_DOCS && {
     tag: "Invoices",
     summary: "List invoices",
-    responses: { 200: { description: "Invoices, newest first.", schema: listOf(invoiceObject) } },
+    responses: {
+      200: {
+        description:
+          "Invoices, newest first; with an `issue_date[gte]` or `issue_date[lte]` filter, newest issue date first, then newest first.",
+        schema: listOf(invoiceObject),
+      },
+    },
   }),
   request: { query: listInvoicesQuery },
   handler: async (c, { query }) =>
