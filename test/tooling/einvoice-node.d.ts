@@ -16,6 +16,21 @@ declare module "node:child_process" {
 
 declare module "node:fs" {
   export function existsSync(path: string): boolean;
+  export function readFileSync(path: string): Uint8Array;
+  export function writeFileSync(path: string, data: Uint8Array): void;
+  export function renameSync(from: string, to: string): void;
+}
+
+declare module "node:zlib" {
+  export function gunzipSync(data: Uint8Array): Uint8Array;
+}
+
+declare module "node:crypto" {
+  interface Hash {
+    update(data: string | Uint8Array): Hash;
+    digest(encoding: "hex"): string;
+  }
+  export function createHash(algorithm: string): Hash;
 }
 
 declare module "node:fs/promises" {
