@@ -4,7 +4,7 @@ import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { EventType, RelatedObjectType } from "../constants";
 import type { Database } from "../db/client";
 import { type EventDestinationRow, type EventRow, eventDestinations, events } from "../db/schema";
-import { takenOver } from "../http/idempotency";
+import { fencedWrite } from "../http/idempotency";
 import { nowIso } from "../lib/clock";
 import type { Slots } from "../lib/connections";
 import { newId } from "../lib/ids";
@@ -85,31 +85,30 @@ export async function writeWithEvents<S extends Statements>(
   ...specs: EventSpec[]
 ): Promise<WriteResult<S>> {
   const rows = specs.map((spec) => eventRow(w.scope, spec));
-  const names = Object.keys(statements);
   const d = eventDestinations;
-  const batch: Statement[] = [
-    ...specs.map((spec, i) => eventInsert(w.db, rows[i] as EventRow, spec)),
-    ...names.map((name) => statements[name] as Statement),
-    ...(w.idempotencyMark ?? []),
-    // The fan-out's listeners, read in the same round trip (none in the common case): the
-    // first attempts then leave without a further read.
-    w.db
+  // One fenced batch (the request's idempotency mark with it, http/idempotency.ts): the events
+  // first (above), the statements, then the fan-out's listeners, read in the same round trip
+  // (none in the common case) so that the first attempts leave without a further read.
+  const events = Object.fromEntries(
+    specs.map((spec, i) => [`event ${i}`, eventInsert(w.db, rows[i] as EventRow, spec)]),
+  );
+  const out = await fencedWrite(w, {
+    ...events,
+    ...statements,
+    "event listeners": w.db
       .select()
       .from(d)
       .where(and(eq(d.accountId, w.scope.accountId), eq(d.live, w.scope.live), eq(d.status, "enabled"))),
-  ];
-  const out = (await w.db.batch(batch as [Statement, ...Statement[]]).catch((err) => {
-    throw takenOver(err) ?? err;
-  })) as unknown[];
-
-  const written = out.slice(0, specs.length) as { dispatchedAt: string | null }[][];
+  });
+  const written = rows.map((_, i) => out[`event ${i}`] as { dispatchedAt: string | null }[]);
   const toDispatch = rows.filter((_, i) => written[i]?.[0]?.dispatchedAt === null);
   if (toDispatch.length > 0) {
-    w.waitUntil(dispatchAfterWrite(w.env, toDispatch, out.at(-1) as EventDestinationRow[], w.slots));
+    const listeners = out["event listeners"] as EventDestinationRow[];
+    w.waitUntil(dispatchAfterWrite(w.env, toDispatch, listeners, w.slots));
   }
   return {
     results: Object.fromEntries(
-      names.map((name, i) => [name, out[specs.length + i]]),
+      Object.keys(statements).map((name) => [name, out[name]]),
     ) as WriteResult<S>["results"],
     events: rows.map((row, i) => ({ id: row.id, recorded: (written[i]?.length ?? 0) > 0 })),
   };

@@ -2,8 +2,9 @@ import { eq, sql } from "drizzle-orm";
 import type { Caller } from "../contracts/caller";
 import type { RecordBody, RegistroAlta } from "../contracts/verifactu-record";
 import { invoices, type ServedInvoiceRow, verifactuRecords } from "../db/schema";
-import { type Writer, writeWithEvents } from "../events/write";
+import type { Writer } from "../events/write";
 import { ApiError } from "../http/errors";
+import { fencedWrite } from "../http/idempotency";
 import { nowMs } from "../lib/clock";
 import { newId } from "../lib/ids";
 import { addRecord } from "../verifactu/chain";
@@ -76,7 +77,9 @@ export async function resubmitRecord(w: Writer, caller: Caller, id: string): Pro
     now: nowMs(),
     when: RESUBMITTABLE,
   });
-  const { results } = await writeWithEvents(w, {
+  // No event of its own (the record's verdict brings them): the write and its request's
+  // idempotency mark only.
+  const results = await fencedWrite(w, {
     insert: record.insert,
     summary: record.summarize.returning(SERVED_COLUMNS),
   });

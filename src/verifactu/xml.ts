@@ -10,7 +10,7 @@ import {
   recordId,
   type SistemaInformatico,
 } from "../contracts/verifactu-record";
-import { escapeText } from "../lib/xml";
+import { el, type XmlNode } from "../lib/xml";
 import type { Issuer } from "./registry";
 
 /**
@@ -28,16 +28,8 @@ export const NS_SF = `${BASE}/SuministroInformacion.xsd`;
 
 export { escapeText } from "../lib/xml";
 
-type Node = string | undefined | Node[];
-
 /** `<sf:name>…</sf:name>`, or nothing when the value is undefined (an optional element left out). */
-function el(name: string, value: Node | Node[]): string {
-  if (value === undefined) return "";
-  const body = typeof value === "string" ? escapeText(value) : flat(value);
-  return `<${name}>${body}</${name}>`;
-}
-const flat = (nodes: Node[]): string => nodes.map((n) => (Array.isArray(n) ? flat(n) : (n ?? ""))).join("");
-const sf = (name: string, value: Node | Node[]) => el(`sf:${name}`, value);
+const sf = (name: string, value: string | readonly XmlNode[] | undefined) => el(`sf:${name}`, value);
 
 const idFactura = (id: IdFactura) => [
   sf("IDEmisorFactura", id.IDEmisorFactura),
