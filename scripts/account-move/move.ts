@@ -24,6 +24,7 @@ export function accountTables(accountId: string) {
   return [
     { table: "accounts", where: `id = ${account}`, omit: ["search_key"], keep: true },
     { table: "account_environments", where: own },
+    { table: "write_budgets", where: own },
     { table: "tax_ids", where: own },
     { table: "customers", where: own, omit: ["seq"] },
     { table: "payment_instructions", where: own },

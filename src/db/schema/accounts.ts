@@ -77,3 +77,21 @@ export const accountEnvironments = sqliteTable(
 );
 
 export type AccountEnvironmentRow = typeof accountEnvironments.$inferSelect;
+
+/**
+ * Bytes an environment of an account wrote through the API on `day` (UTC, YYYY-MM-DD): the
+ * write budget's counter (src/http/write-budget.ts). One row per environment, reset by the
+ * first write of a new day, so it never grows with time.
+ */
+export const writeBudgets = sqliteTable(
+  "write_budgets",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    live: integer("live", { mode: "boolean" }).notNull(),
+    day: text("day").notNull(),
+    bytes: integer("bytes").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.live] })],
+);
