@@ -1,0 +1,355 @@
+// Issuance pipeline benchmark (issue 31 item 3): C concurrent clients issue N Spanish Live
+// invoices; a local receiver times, for each invoice, its 201 to its
+// `invoice.verifactu_registration.accepted` and to its `invoice.pdf.generated`.
+//
+//   npm run bench:pipeline                          # 300 invoices, 10 clients, AEAT wait 60 s
+//   npm run bench:pipeline -- --invoices 1000 --wait 2
+//   npm run bench:pipeline -- --aeat-latency 500    # the stand-in takes 0.5 s to answer
+//
+// The Workers are `npm start`'s three (the API through its development entry, the background
+// Worker, the PDF renderer) with `npm start`'s development settings, in one `wrangler dev` on
+// fresh state (bench/.state-pipeline), plus one thing: the AEAT_CERT binding, which makes Live
+// Spanish issuance ready, is a service binding to a tiny forwarding Worker that hands each
+// request to bench/aeat-standin.mjs (AEAT's answers and TiempoEsperaEnvio, flow control and
+// chain order checked). No file of src/ changes: the Live registry code (src/verifactu/aeat.ts,
+// answer.ts) runs as deployed, only its certificate binding's `fetch` lands on the stand-in.
+// The configs are copies of wrangler.toml and wrangler.jobs.toml written into the state
+// directory (with absolute paths), because the repository's .dev.vars is `npm start`'s.
+import { spawn, spawnSync } from "node:child_process";
+import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { loadavg } from "node:os";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { shell, WRANGLER, wranglerEnv } from "../scripts/lib.mjs";
+import { verify } from "../scripts/receiver.mjs";
+import { startStandin } from "./aeat-standin.mjs";
+
+const { values } = parseArgs({
+  options: {
+    invoices: { type: "string", default: "300" },
+    concurrency: { type: "string", default: "10" },
+    // The TiempoEsperaEnvio the stand-in answers (AEAT's documented value: 60).
+    wait: { type: "string", default: "60" },
+    "aeat-latency": { type: "string", default: "0" },
+    port: { type: "string", default: "8790" },
+    "receiver-port": { type: "string", default: "9096" },
+    "standin-port": { type: "string", default: "9095" },
+    // Seconds without a new event before giving up on the rest.
+    patience: { type: "string" },
+  },
+});
+const N = Number(values.invoices);
+const WAIT = Number(values.wait);
+const ROOT = resolve(new URL("..", import.meta.url).pathname);
+const STATE = resolve(ROOT, "bench/.state-pipeline");
+const BASE = `http://127.0.0.1:${values.port}`;
+const ACCOUNT = "acct_0000000000000000000000ES01";
+const HEADERS = { authorization: "Bearer sk_live_es_localdev", "content-type": "application/json" };
+const NIF = "B12345674"; // the dev Spanish account's NIF (scripts/seed-local.mjs)
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const load = () => loadavg().map((l) => l.toFixed(2));
+const loadBefore = load();
+
+// --- state: migrations and the dev seed, then enough Live balance for N issuances (0.10 each)
+rmSync(STATE, { recursive: true, force: true });
+const run = (args) => {
+  const r = spawnSync("node", args, { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
+  if (r.status !== 0) throw new Error(`node ${args.join(" ")} failed`);
+};
+run(["scripts/start.mjs", "--persist-to", STATE, "--setup-only"]);
+if (N > 900) {
+  const amount = `${Math.ceil(N / 10) + 10}.00`;
+  run([
+    "scripts/balance-top-up.mjs",
+    "--account",
+    ACCOUNT,
+    "--mode",
+    "live",
+    "--amount",
+    amount,
+    "--persist-to",
+    STATE,
+  ]);
+}
+
+// --- configs: npm start's Workers and settings, with AEAT_CERT bound to the stand-in
+const DEV_VARS = {
+  APP_ENV: "development",
+  EXPOSE_DB_METRICS: "true",
+  WEBHOOK_RETRY_DELAYS: "2,4,8,16",
+  VERIFICATION_RETRY_DELAYS: "2,4,8,16",
+  RATE_LIMITS: "off",
+  // The account's own NIF is the operator's: it files for itself, no representation needed.
+  VERIFACTU_OPERATOR_NIF: NIF,
+  VERIFACTU_OPERATOR_NAME: "Local Dev Ibérica SL",
+};
+const STANDIN_WORKER = "invoicing-api-aeat-standin";
+function benchConfig(file) {
+  let toml = readFileSync(resolve(ROOT, file), "utf8")
+    .replace(/^main = "(.*)"$/m, (_, p) => `main = "${resolve(ROOT, p)}"`)
+    .replace(/^migrations_dir = "(.*)"$/gm, (_, p) => `migrations_dir = "${resolve(ROOT, p)}"`)
+    .replace(/^directory = "(.*)"$/m, (_, p) => `directory = "${resolve(ROOT, p)}"`)
+    .replace(/"\.\/src\//g, `"${ROOT}/src/`)
+    .replace(/^\[build\]$/m, `[build]\ncwd = "${ROOT}"\nwatch_dir = "${ROOT}/src"`);
+  for (const [name, value] of Object.entries(DEV_VARS)) {
+    const line = `${name} = ${JSON.stringify(value)}`;
+    const set = new RegExp(`^${name} = .*$`, "m");
+    toml = set.test(toml) ? toml.replace(set, line) : toml.replace(/^\[vars\]$/m, `[vars]\n${line}`);
+  }
+  return `${toml}\n[[services]]\nbinding = "AEAT_CERT"\nservice = "${STANDIN_WORKER}"\n`;
+}
+mkdirSync(STATE, { recursive: true });
+writeFileSync(`${STATE}/api.toml`, benchConfig("wrangler.toml"));
+writeFileSync(`${STATE}/jobs.toml`, benchConfig("wrangler.jobs.toml"));
+writeFileSync(
+  `${STATE}/standin.js`,
+  `export default { async fetch(req, env) {
+  return fetch(env.STANDIN + new URL(req.url).pathname, { method: req.method, headers: req.headers, body: await req.text() });
+} };\n`,
+);
+writeFileSync(
+  `${STATE}/standin.toml`,
+  `name = "${STANDIN_WORKER}"\nmain = "standin.js"\ncompatibility_date = "2026-08-01"\n[vars]\nSTANDIN = "http://127.0.0.1:${values["standin-port"]}"\n`,
+);
+
+// --- the stand-in, the receiver, the server
+const standin = await startStandin({
+  port: Number(values["standin-port"]),
+  waitSeconds: WAIT,
+  latencyMs: Number(values["aeat-latency"]),
+});
+let secret = "";
+const events = new Map(); // `${type} ${invoice}` → { at, created }
+let badSignatures = 0;
+let lastEvent = Date.now();
+const receiver = createServer((req, res) => {
+  const chunks = [];
+  req.on("data", (c) => chunks.push(c));
+  req.on("end", () => {
+    const raw = Buffer.concat(chunks).toString("utf8");
+    if (!verify(req.headers["service-signature"], raw, secret)) {
+      badSignatures++;
+      return res.writeHead(400).end();
+    }
+    const event = JSON.parse(raw);
+    if (!event.related_object) return res.writeHead(200).end("ok");
+    const key = `${event.type} ${event.related_object.id}`; // thin events: the invoice is the related object
+    if (!events.has(key)) events.set(key, { at: Date.now(), created: Date.parse(event.created_at) });
+    lastEvent = Date.now();
+    res.writeHead(200).end("ok");
+  });
+});
+await new Promise((r) => receiver.listen(Number(values["receiver-port"]), "127.0.0.1", r));
+
+const LOG = `${STATE}/wrangler.log`;
+if (
+  await fetch(`${BASE}/health`).then(
+    () => true,
+    () => false,
+  )
+)
+  throw new Error(`${BASE} is taken: --port`);
+const server = spawn(
+  WRANGLER,
+  [
+    "dev",
+    resolve(ROOT, "src/dev/index.ts"),
+    ...["-c", `${STATE}/api.toml`, "-c", `${STATE}/jobs.toml`, "-c", resolve(ROOT, "wrangler.pdf.toml")],
+    ...["-c", `${STATE}/standin.toml`],
+    ...["--ip", "127.0.0.1", "--port", values.port, "--persist-to", STATE],
+    ...["--show-interactive-dev-session=false", "--log-level", "info"],
+  ],
+  { cwd: ROOT, env: wranglerEnv, shell, detached: true, stdio: ["ignore", "pipe", "pipe"] },
+);
+const log = createWriteStream(LOG);
+server.stdout.pipe(log);
+server.stderr.pipe(log);
+const stop = () => {
+  try {
+    process.kill(-server.pid, "SIGTERM");
+  } catch {}
+};
+// The server goes with the bench, however the bench ends.
+process.on("exit", stop);
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(1));
+// As npm start does: the background Worker's cron every minute (the sweeps).
+const cron = setInterval(
+  () =>
+    fetch(`${BASE}/cdn-cgi/local/scheduled`).then(
+      (r) => r.body?.cancel(),
+      () => {},
+    ),
+  60_000,
+);
+
+async function api(method, path, body) {
+  const res = await fetch(BASE + path, { method, headers: HEADERS, body: body && JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${await res.text()}`);
+  return res.json();
+}
+const pct = (list, p) => {
+  const sorted = [...list].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+const s = (ms) => (ms === undefined ? "-" : (ms / 1000).toFixed(2));
+
+try {
+  let up = false;
+  for (let i = 0; i < 180 && !up; i++) {
+    up = await fetch(`${BASE}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (!up) await sleep(500);
+  }
+  if (!up) throw new Error(`server did not start: see ${LOG}`);
+
+  const dest = await api("POST", "/v1/event-destinations", {
+    name: "pipeline bench",
+    url: `http://127.0.0.1:${values["receiver-port"]}/webhooks`,
+    enabled_events: [
+      "invoice.verifactu_registration.accepted",
+      "invoice.verifactu_registration.accepted_with_errors",
+      "invoice.verifactu_registration.rejected",
+      "invoice.pdf.generated",
+    ],
+  });
+  secret = dest.secret;
+  const customer = await api("POST", "/v1/customers", {
+    name: "Cliente Bench SA",
+    tax_id: { country: "ES", type: "es_nif", value: "A58818501" },
+    address: { line_1: "Gran Vía 2", city: "Madrid", postal_code: "28013", country: "ES" },
+  });
+  const body = {
+    customer: customer.id,
+    lines: ["Design", "Development", "Support"].map((description, i) => ({
+      description,
+      quantity: String(i + 1),
+      unit_price: "120.50",
+      taxes: [
+        { tax: "iva", rule: "general" },
+        { tax: "irpf", rule: "professional" },
+      ],
+    })),
+  };
+
+  // --- issue
+  const issued = new Map(); // invoice id → { at, number }
+  const started = Date.now();
+  let next = 0;
+  const client = async () => {
+    while (next < N) {
+      next++;
+      const invoice = await api("POST", "/v1/invoices", body);
+      issued.set(invoice.id, { at: Date.now(), number: invoice.number });
+    }
+  };
+  await Promise.all(Array.from({ length: Number(values.concurrency) }, client));
+  const issuedAt = Date.now();
+  console.error(`issued ${N} in ${s(issuedAt - started)} s; waiting for events`);
+
+  // --- wait for both events of every invoice (or for the events to stop coming)
+  const patience = Number(values.patience ?? Math.max(120, 3 * WAIT + 30)) * 1000;
+  const want = (type) => [...issued.keys()].filter((id) => events.has(`${type} ${id}`)).length;
+  const ACCEPTED = "invoice.verifactu_registration.accepted";
+  const PDF = "invoice.pdf.generated";
+  while ((want(ACCEPTED) < N || want(PDF) < N) && Date.now() - lastEvent < patience) await sleep(500);
+  const done = Date.now();
+
+  // --- latencies and where they go
+  const reg = [];
+  const pdf = [];
+  const parts = { hold: [], toSend: [], answerToEvent: [], pdfMade: [], delivery: [] };
+  const requests = standin.stats.requests.filter((r) => r.nif === NIF);
+  for (const [id, { at, number }] of issued) {
+    const accepted = events.get(`${ACCEPTED} ${id}`);
+    const generated = events.get(`${PDF} ${id}`);
+    if (generated) {
+      pdf.push(generated.at - at);
+      parts.pdfMade.push(generated.created - at);
+    }
+    if (!accepted) continue;
+    reg.push(accepted.at - at);
+    parts.delivery.push(accepted.at - accepted.created);
+    const sent = standin.stats.records.get(number);
+    if (sent === undefined) continue;
+    parts.toSend.push(sent - at);
+    // The flow-control hold: the part of 201 → send during which AEAT's wait had not passed.
+    const k = requests.findIndex((r) => r.at === sent);
+    const previous = requests[k - 1];
+    const notBefore = previous ? previous.answered + WAIT * 1000 : 0;
+    parts.hold.push(Math.max(0, Math.min(sent, notBefore) - at));
+    parts.answerToEvent.push(accepted.created - requests[k].answered);
+  }
+
+  // --- the consumers' batches, from wrangler's log ("QUEUE invoice-pdfs 10/10 (345ms)")
+  const queues = {};
+  for (const m of readFileSync(LOG, "utf8")
+    .replace(/\x1b\[[0-9;]*m/g, "")
+    .matchAll(/QUEUE (\S+) (\d+)\/(\d+) \((\d+)ms\)/g)) {
+    queues[m[1]] ??= { batches: 0, messages: 0, ms: 0, sizes: [] };
+    const q = queues[m[1]];
+    q.batches++;
+    q.messages += Number(m[3]);
+    q.ms += Number(m[4]);
+    q.sizes.push(Number(m[3]));
+  }
+
+  const result = {
+    at: new Date(started).toISOString(),
+    invoices: N,
+    concurrency: Number(values.concurrency),
+    wait_s: WAIT,
+    aeat_latency_ms: Number(values["aeat-latency"]),
+    load_before: loadBefore,
+    load_after: load(),
+    issue_s: (issuedAt - started) / 1000,
+    issues_per_s: N / ((issuedAt - started) / 1000),
+    drained_s: (done - started) / 1000,
+    registration: { count: reg.length, p50: pct(reg, 50), p99: pct(reg, 99), max: pct(reg, 100) },
+    pdf: { count: pdf.length, p50: pct(pdf, 50), p99: pct(pdf, 99), max: pct(pdf, 100) },
+    where: Object.fromEntries(
+      Object.entries(parts).map(([k, v]) => [k, { p50: pct(v, 50), p99: pct(v, 99) }]),
+    ),
+    aeat: {
+      requests: requests.length,
+      records: requests.map((r) => r.records),
+      census_checks: standin.stats.census,
+      violations: standin.stats.violations,
+      chain: standin.stats.chain,
+    },
+    queues: Object.fromEntries(
+      Object.entries(queues).map(([name, q]) => [
+        name,
+        {
+          batches: q.batches,
+          messages: q.messages,
+          mean_batch: q.messages / q.batches,
+          mean_ms: q.ms / q.batches,
+          busy_s: q.ms / 1000,
+        },
+      ]),
+    ),
+    bad_signatures: badSignatures,
+  };
+  mkdirSync(resolve(ROOT, "bench/results"), { recursive: true });
+  const file = `bench/results/pipeline-${result.at.replace(/[:.]/g, "").slice(0, 17)}.json`;
+  writeFileSync(resolve(ROOT, file), `${JSON.stringify(result, null, 2)}\n`);
+  console.log(JSON.stringify(result, null, 2));
+  console.log(
+    "\n| invoices | wait s | issue/s | registration p50 s | p99 s | PDF p50 s | p99 s | accepted | PDFs | AEAT requests | violations | chain breaks | load |",
+  );
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+  const v = result.aeat.violations;
+  console.log(
+    `| ${N} | ${WAIT} | ${result.issues_per_s.toFixed(0)} | ${s(result.registration.p50)} | ${s(result.registration.p99)} | ${s(result.pdf.p50)} | ${s(result.pdf.p99)} | ${reg.length} | ${pdf.length} | ${requests.length} | ${v.tooMany + v.concurrent + v.early} | ${result.aeat.chain.breaks} | ${loadBefore[0]} |`,
+  );
+  console.error(`results: ${file}`);
+} finally {
+  clearInterval(cron);
+  receiver.close();
+  standin.close();
+  stop();
+}
+process.exit(0);
