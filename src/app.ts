@@ -2,7 +2,7 @@
 // default RegExpRouter; for this route table a match costs microseconds either way.
 import { Hono } from "hono/tiny";
 import { config } from "./config";
-import { createDb } from "./db/client";
+import { createDb, type DbUsage } from "./db/client";
 import { BOOKMARK_HEADER, requestSession } from "./db/session";
 import { auth, noStore } from "./http/auth";
 import { jsonBody } from "./http/body";
@@ -35,13 +35,16 @@ export function createApp(extend?: (app: Hono<AppEnv>) => void) {
 
   app.use("/v1/*", noStore);
   app.use("/v1/*", async (c, next) => {
-    const usage = { rowsRead: 0, rowsWritten: 0 };
+    // Local development and tests only: what this request cost in D1 before its response
+    // (directory included; what runs in `waitUntil` after it is not).
+    const metrics = config(c.env).exposeDbMetrics;
+    const usage: DbUsage = { rowsRead: 0, rowsWritten: 0, roundTrips: metrics ? 0 : undefined };
     c.set("dbUsage", usage);
     await next();
-    // Local development and tests only: what this request cost in D1 rows (directory included).
-    if (config(c.env).exposeDbMetrics) {
+    if (metrics) {
       c.res.headers.set("D1-Rows-Read", String(usage.rowsRead));
       c.res.headers.set("D1-Rows-Written", String(usage.rowsWritten));
+      c.res.headers.set("D1-Round-Trips", String(usage.roundTrips));
     }
   });
   // Authentication first: a caller without a valid key learns nothing about the body rules.

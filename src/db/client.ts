@@ -4,8 +4,12 @@ import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
 /** No relational `db.query` API: building its config from the schema costs every request. */
 export type Database = DrizzleD1Database;
 
-/** D1 cost of one request, summed over every batch it ran. */
-export type DbUsage = { rowsRead: number; rowsWritten: number };
+/**
+ * D1 cost of one request: rows summed over every batch it ran; round trips (a batch is one, a
+ * statement run on its own is one) counted only when `roundTrips` starts as a number
+ * (EXPOSE_DB_METRICS), so that production statements are not wrapped.
+ */
+export type DbUsage = { rowsRead: number; rowsWritten: number; roundTrips?: number };
 
 /**
  * Drizzle over D1, with the request's D1 usage counted. Every query on a request path goes
@@ -24,6 +28,7 @@ export function createDb(
     get(target, prop) {
       if (prop === "batch") {
         return async (statements: D1PreparedStatement[]) => {
+          if (usage.roundTrips !== undefined) usage.roundTrips++;
           const results = await target.batch(statements);
           for (const r of results) {
             usage.rowsRead += r.meta.rows_read ?? 0;
@@ -32,12 +37,33 @@ export function createDb(
           return results;
         };
       }
+      if (prop === "prepare" && usage.roundTrips !== undefined) {
+        return (sql: string) => countRuns(target.prepare(sql), usage);
+      }
       const value = Reflect.get(target, prop, target);
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
   // Drizzle only prepares and batches, which a session does like the binding.
   return drizzle(counted as unknown as D1Database);
+}
+
+/**
+ * A statement whose every run on its own (`run`, `all`, `first`, `raw`) counts one round trip;
+ * in a batch it is read, not run. Its rows are not counted: `raw` and `first` do not return them.
+ */
+function countRuns(statement: D1PreparedStatement, usage: DbUsage): D1PreparedStatement {
+  return new Proxy(statement, {
+    get(target, prop) {
+      if (prop === "bind") return (...values: unknown[]) => countRuns(target.bind(...values), usage);
+      const value = Reflect.get(target, prop, target);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        usage.roundTrips = (usage.roundTrips ?? 0) + 1;
+        return value.apply(target, args);
+      };
+    },
+  });
 }
 
 /**

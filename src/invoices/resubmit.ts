@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Caller } from "../contracts/caller";
 import type { RecordBody, RegistroAlta } from "../contracts/verifactu-record";
+import { counted } from "../db/client";
 import { invoices, type ServedInvoiceRow, verifactuRecords } from "../db/schema";
 import type { Writer } from "../events/write";
 import { ApiError } from "../http/errors";
@@ -52,7 +53,7 @@ export async function resubmitRecord(w: Writer, caller: Caller, id: string): Pro
     throw notResubmittable(id, `has a ${latest.status} registration`);
   }
   const r = verifactuRecords;
-  const [source] = await w.db.select().from(r).where(eq(r.id, latest.id));
+  const [source] = await counted(w.db, w.db.select().from(r).where(eq(r.id, latest.id)));
   if (!source) throw new Error(`VERI*FACTU record ${latest.id} of invoice ${id} is missing`);
   const {
     Encadenamiento: _link,

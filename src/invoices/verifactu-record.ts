@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Caller } from "../contracts/caller";
 import { type ChainRecord, isAnulacion } from "../contracts/verifactu-record";
-import type { Database } from "../db/client";
+import { counted, type Database } from "../db/client";
 import { verifactuRecords } from "../db/schema";
 import { ApiError, notFound } from "../http/errors";
 import { clip } from "../verifactu/format";
@@ -34,11 +34,14 @@ export async function verifactuRecordXml(
   }
   const r = verifactuRecords;
   const read = () =>
-    db
-      .select()
-      .from(r)
-      .where(and(eq(r.id, summary.id), eq(r.invoiceId, invoice.id)))
-      .limit(1);
+    counted(
+      db,
+      db
+        .select()
+        .from(r)
+        .where(and(eq(r.id, summary.id), eq(r.invoiceId, invoice.id)))
+        .limit(1),
+    );
   let [row] = await read();
   if (!row) throw notFound("verifactu_record", summary.id);
   // Written moments ago and not sealed yet: seal its chain up to it now (deterministic, so

@@ -7,7 +7,7 @@ import {
   type RecordBody,
   recordId,
 } from "../contracts/verifactu-record";
-import type { Database } from "../db/client";
+import { counted, type Database } from "../db/client";
 import { verifactuRecords } from "../db/schema";
 import type { Scope } from "../events/write";
 import { updateSummary } from "./chain";
@@ -32,30 +32,36 @@ export async function sealChain(
   scope: Scope,
   upTo?: { nif: string; seq: number },
 ): Promise<number> {
-  const rows = await db
-    .select()
-    .from(r)
-    // Unsealed records are pending (none is sent before it is sealed): the pending index.
-    .where(
-      and(
-        inScope(scope),
-        sql`${r.status} = 'pending'`,
-        isNull(r.hash),
-        upTo && and(eq(r.issuerNif, upTo.nif), lte(r.seq, upTo.seq)),
-      ),
-    )
-    .orderBy(asc(r.issuerNif), asc(r.seq))
-    .limit(SEAL_BATCH);
+  const rows = await counted(
+    db,
+    db
+      .select()
+      .from(r)
+      // Unsealed records are pending (none is sent before it is sealed): the pending index.
+      .where(
+        and(
+          inScope(scope),
+          sql`${r.status} = 'pending'`,
+          isNull(r.hash),
+          upTo && and(eq(r.issuerNif, upTo.nif), lte(r.seq, upTo.seq)),
+        ),
+      )
+      .orderBy(asc(r.issuerNif), asc(r.seq))
+      .limit(SEAL_BATCH),
+  );
   const updates = [];
   let previous = null as Link | null;
   let at = null as { nif: string; seq: number } | null;
   for (const row of rows) {
     if (at?.nif !== row.issuerNif || at.seq + 1 !== row.seq) {
       // A chain's first unsealed record: link it to the sealed one before it.
-      const [before] = await db
-        .select({ record: r.record, hash: r.hash })
-        .from(r)
-        .where(and(inScope(scope), eq(r.issuerNif, row.issuerNif), eq(r.seq, row.seq - 1)));
+      const [before] = await counted(
+        db,
+        db
+          .select({ record: r.record, hash: r.hash })
+          .from(r)
+          .where(and(inScope(scope), eq(r.issuerNif, row.issuerNif), eq(r.seq, row.seq - 1))),
+      );
       if (before && !before.hash) continue; // a gap in this batch: the next call seals it
       previous = before?.hash ? { IDFactura: recordId(before.record), Huella: before.hash } : null;
     }
