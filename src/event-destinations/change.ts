@@ -9,7 +9,7 @@ import { nowIso } from "../lib/clock";
 import { findDestination } from "./find";
 
 type Change = Partial<
-  Pick<EventDestinationRow, "name" | "url" | "enabledEvents" | "status" | "disabledReason" | "failingSince">
+  Pick<EventDestinationRow, "name" | "url" | "enabledEvents" | "status" | "disabledReason" | "failingSince" | "circuitUntil">
 >;
 
 /**

@@ -63,6 +63,8 @@ export async function createDestination(
     previousSecret: null,
     previousSecretExpiresAt: null,
     failingSince: null,
+    circuitUntil: null,
+    leaseUntil: null,
     createdAt: now,
     updatedAt: now,
   };

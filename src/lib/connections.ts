@@ -36,3 +36,53 @@ export function connectionSlots(limit = CONNECTIONS_PER_INVOCATION): Slots {
     }
   };
 }
+
+/** A slot held by a key; calling it frees the slot (once). */
+export type Release = () => void;
+
+/**
+ * Slots shared fairly between keys (accounts): one key holds at most `perKey` of the
+ * `limit`, so that one account's slow receivers leave the others free for the rest of the
+ * batch. A caller that has no slot within `waitMs` gets null and reschedules its work rather
+ * than hold its invocation behind receivers that may never answer.
+ */
+export function fairSlots(limit = CONNECTIONS_PER_INVOCATION, perKey = Math.ceil(limit / 2)) {
+  let free = limit;
+  const held = new Map<string, number>();
+  type Waiter = { key: string; grant: (release: Release) => void };
+  const waiting: Waiter[] = [];
+  const count = (key: string) => held.get(key) ?? 0;
+  const take = (key: string): Release => {
+    free--;
+    held.set(key, count(key) + 1);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      free++;
+      held.set(key, count(key) - 1);
+      const next = waiting.findIndex((w) => count(w.key) < perKey);
+      if (next < 0) return;
+      const waiter = waiting.splice(next, 1)[0] as Waiter;
+      waiter.grant(take(waiter.key));
+    };
+  };
+  return (key: string, waitMs: number): Promise<Release | null> => {
+    if (free > 0 && count(key) < perKey) return Promise.resolve(take(key));
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        const i = waiting.indexOf(waiter);
+        if (i >= 0) waiting.splice(i, 1);
+        resolve(null);
+      }, waitMs);
+      const waiter: Waiter = {
+        key,
+        grant: (release: Release) => {
+          clearTimeout(timer);
+          resolve(release);
+        },
+      };
+      waiting.push(waiter);
+    });
+  };
+}

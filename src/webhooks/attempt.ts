@@ -1,10 +1,11 @@
-import { and, eq, isNotNull, lte, sql } from "drizzle-orm";
+import { and, eq, isNotNull, lte, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../db/client";
 import { deliveryAttempts, type EventDestinationRow, eventDestinations } from "../db/schema";
 import { nowIso, nowMs } from "../lib/clock";
 import type { Slots } from "../lib/connections";
 import { newId } from "../lib/ids";
+import { circuitWindowMs } from "./circuit";
 import { allowLoopbackDestinations, DELIVERY_TIMEOUT_MS, DISABLE_AFTER_MS } from "./config";
 import { deadLetterWrites } from "./dead-letters";
 import { signingSecrets } from "./rotation";
@@ -60,13 +61,15 @@ async function send(destination: EventDestinationRow, body: string, env: Env): P
   }
 }
 
-type Attempt = { eventId: string; destinationId: string; number: number };
+/** One attempt; `failingSince` is its destination's as read before it. */
+type Attempt = { eventId: string; destinationId: string; number: number; failingSince: string | null };
 
 /**
  * The writes that record an attempt and the destination's health, for one batch. A failure
- * starts (or continues) its failing streak; a streak of 24 hours disables it (the third
- * statement returns the destination then). A failed `last` attempt also stops the delivery:
- * exhausted, kept as a dead letter.
+ * starts (or continues) its failing streak and opens its circuit (`circuit.ts`); a streak of
+ * 24 hours disables it (the third statement returns the destination then). A failed `last`
+ * attempt also stops the delivery: exhausted, kept as a dead letter. Either outcome frees
+ * the destination's lease, if the attempt held it.
  */
 export function attemptWrites(
   db: Database,
@@ -86,33 +89,35 @@ export function attemptWrites(
     error: outcome.error,
     createdAt: now,
   });
-  const byId = eq(eventDestinations.id, attempt.destinationId);
+  const e = eventDestinations;
+  const byId = eq(e.id, attempt.destinationId);
   if (outcome.ok) {
-    // Ends a failing streak: a write only when there is one.
-    const streak = and(byId, isNotNull(eventDestinations.failingSince));
-    return [insert, db.update(eventDestinations).set({ failingSince: null }).where(streak)];
+    // Ends a failing streak, closes the circuit: a write only when there is something to end.
+    const dirty = and(
+      byId,
+      or(isNotNull(e.failingSince), isNotNull(e.circuitUntil), isNotNull(e.leaseUntil)),
+    );
+    return [
+      insert,
+      db.update(e).set({ failingSince: null, circuitUntil: null, leaseUntil: null }).where(dirty),
+    ];
   }
-  const cutoff = new Date(nowMs() - DISABLE_AFTER_MS).toISOString();
+  const at = nowMs();
+  const cutoff = new Date(at - DISABLE_AFTER_MS).toISOString();
+  const circuitUntil = new Date(at + circuitWindowMs(attempt.failingSince, at)).toISOString();
   const { eventId, destinationId, number } = attempt;
   const stop = last ? deadLetterWrites(db, { eventId, destinationId, attempt: number }, "exhausted") : [];
   return [
     insert,
     db
-      .update(eventDestinations)
-      .set({ failingSince: sql`coalesce(${eventDestinations.failingSince}, ${now})` })
+      .update(e)
+      .set({ failingSince: sql`coalesce(${e.failingSince}, ${now})`, circuitUntil, leaseUntil: null })
       .where(byId),
     db
-      .update(eventDestinations)
+      .update(e)
       .set({ status: "disabled", disabledReason: "delivery_failures", updatedAt: now })
-      .where(
-        and(
-          byId,
-          eq(eventDestinations.status, "enabled"),
-          isNotNull(eventDestinations.failingSince),
-          lte(eventDestinations.failingSince, cutoff),
-        ),
-      )
-      .returning({ id: eventDestinations.id }),
+      .where(and(byId, eq(e.status, "enabled"), isNotNull(e.failingSince), lte(e.failingSince, cutoff)))
+      .returning({ id: e.id }),
     ...stop,
   ];
 }

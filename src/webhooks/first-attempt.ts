@@ -1,10 +1,11 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { createDb } from "../db/client";
 import { type EventDestinationRow, type EventRow, events } from "../db/schema";
-import { nowIso } from "../lib/clock";
+import { nowIso, nowMs } from "../lib/clock";
 import type { Slots } from "../lib/connections";
 import { logError } from "../lib/log";
 import { attemptWrites, post } from "./attempt";
+import { circuitOpen, gate } from "./circuit";
 import { retryDelayAfter } from "./config";
 import { fanOut, subscribed } from "./fan-out";
 import { serializeThinEvent } from "./payload";
@@ -24,10 +25,15 @@ export async function dispatchAfterWrite(
   listeners: EventDestinationRow[],
   slots: Slots,
 ): Promise<void> {
-  const deliveries = pending.map((event) => ({
-    event,
-    targets: listeners.filter((d) => subscribed(d.enabledEvents, event.type)),
-  }));
+  // A destination whose circuit is open or that is failing, or any of a suspect account's,
+  // is left to the queue's consumer, which holds or leases it (`circuit.ts`).
+  const now = nowMs();
+  const suspect = listeners.some((d) => circuitOpen(d, now));
+  const deliveries = pending.map((event) => {
+    const listening = listeners.filter((d) => subscribed(d.enabledEvents, event.type));
+    const targets = listening.filter((d) => gate(d, suspect, now).kind === "free");
+    return { event, targets, queued: listening.filter((d) => !targets.includes(d)) };
+  });
   const count = deliveries.reduce((n, { targets }) => n + targets.length, 0);
   if (count <= MAX_FIRST_ATTEMPTS) return deliverFirstAttempts(env, deliveries, slots);
   await fanOut(env, pending, async () => listeners).catch((err) =>
@@ -48,27 +54,41 @@ export async function dispatchAfterWrite(
  */
 async function deliverFirstAttempts(
   env: Env,
-  deliveries: { event: EventRow; targets: EventDestinationRow[] }[],
+  deliveries: { event: EventRow; targets: EventDestinationRow[]; queued: EventDestinationRow[] }[],
   slots: Slots,
 ): Promise<void> {
   const db = createDb(env.DB);
   await Promise.all(
-    deliveries.map(async ({ event, targets }) => {
+    deliveries.map(async ({ event, targets, queued }) => {
       try {
         const body = JSON.stringify(serializeThinEvent(event));
         const attempts = await Promise.all(
-          targets.map(async (d) => ({ destinationId: d.id, outcome: await post(d, body, env, slots) })),
+          targets.map(async (d) => ({ destination: d, outcome: await post(d, body, env, slots) })),
         );
+        const message = (d: EventDestinationRow, attempt: number) => ({
+          event_id: event.id,
+          destination_id: d.id,
+          attempt,
+          fan_out: true as const,
+        });
         // Queued even when this failure disables the destination: its consumer then drops it.
-        const retries = attempts
-          .filter((a) => !a.outcome.ok)
-          .map(({ destinationId }) => ({
-            body: { event_id: event.id, destination_id: destinationId, attempt: 2, fan_out: true as const },
-            delaySeconds: retryDelayAfter(env, 1),
-          }));
+        const retries = [
+          ...queued.map((d) => ({ body: message(d, 1) })),
+          ...attempts
+            .filter((a) => !a.outcome.ok)
+            .map(({ destination }) => ({
+              body: message(destination, 2),
+              delaySeconds: retryDelayAfter(env, 1),
+            })),
+        ];
         if (retries.length > 0) await env.WEBHOOKS.sendBatch(retries);
-        const records = attempts.flatMap(({ destinationId, outcome }) =>
-          attemptWrites(db, { eventId: event.id, destinationId, number: 1 }, outcome, { last: false }),
+        const records = attempts.flatMap(({ destination: d, outcome }) =>
+          attemptWrites(
+            db,
+            { eventId: event.id, destinationId: d.id, number: 1, failingSince: d.failingSince },
+            outcome,
+            { last: false },
+          ),
         );
         const mark = db
           .update(events)

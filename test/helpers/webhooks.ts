@@ -68,7 +68,10 @@ export async function deliveryAttempts(destinationId: string) {
 /** The worker's queue handler with the runtime's full signature (it does not use `ctx`). */
 const queueHandler = jobs.queue as NonNullable<ExportedHandler<Env, DeliveryMessage>["queue"]>;
 
-/** The next attempts a consumer run queued, with their delays (held back from the real queue). */
+/**
+ * The next attempts a consumer run queued (`sent`), and the messages the circuit breaker put
+ * back on the queue without an attempt (`held`), with their delays (kept off the real queue).
+ */
 export type Queued = { body: DeliveryMessage; delaySeconds: number | undefined };
 
 /**
@@ -85,7 +88,12 @@ export async function runQueue(
   const send = vi.isMockFunction(producer.send)
     ? vi.mocked(producer.send)
     : vi.spyOn(producer, "send").mockResolvedValue({} as QueueSendResponse);
+  // Messages the circuit breaker holds go back on the queue in one sendBatch.
+  const sendBatch = vi.isMockFunction(producer.sendBatch)
+    ? vi.mocked(producer.sendBatch)
+    : vi.spyOn(producer, "sendBatch").mockResolvedValue({} as QueueSendBatchResponse);
   const sentBefore = send.mock.calls.length;
+  const batchesBefore = sendBatch.mock.calls.length;
   const batch = createMessageBatch<DeliveryMessage>(
     queue,
     messages.map((m, i) => ({
@@ -102,7 +110,10 @@ export async function runQueue(
   const sent: Queued[] = send.mock.calls
     .slice(sentBefore)
     .map(([body, options]) => ({ body, delaySeconds: options?.delaySeconds }));
-  return { result, retries, sent };
+  const held: Queued[] = sendBatch.mock.calls
+    .slice(batchesBefore)
+    .flatMap(([messages]) => [...messages].map((m) => ({ body: m.body, delaySeconds: m.delaySeconds })));
+  return { result, retries, sent, held };
 }
 
 /** The destination's dead letters (deliveries that will not be attempted again until re-driven). */

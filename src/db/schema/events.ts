@@ -31,9 +31,10 @@ export const events = sqliteTable(
     index("events_type_idx").on(t.accountId, t.live, t.type, t.id),
     index("events_related_idx").on(t.accountId, t.live, t.relatedObjectId, t.id),
     // Partial: only what the sweep looks for, so the usual event (born dispatched, or
-    // delivered, or queued by the sweep once already) skips it.
-    index("events_unswept_idx")
-      .on(t.createdAt, t.id)
+    // delivered, or queued by the sweep once already) skips it. Led by the account, so that
+    // the sweep takes accounts in turn (src/webhooks/sweep.ts).
+    index("events_unswept_account_idx")
+      .on(t.accountId, t.createdAt, t.id)
       .where(sql`${t.dispatchedAt} IS NULL AND ${t.sweptAt} IS NULL`),
     // Retention deletes by age through it (src/retention/expire.ts).
     index("events_created_idx").on(t.createdAt),
@@ -60,6 +61,10 @@ export const eventDestinations = sqliteTable(
     previousSecretExpiresAt: text("previous_secret_expires_at"),
     /** First failed attempt after the last success; null while deliveries succeed. */
     failingSince: text("failing_since"),
+    /** The circuit breaker: open (no attempt) until then, after a failed attempt (src/webhooks/circuit.ts). */
+    circuitUntil: text("circuit_until"),
+    /** A claimed attempt holds the destination until then: one in flight while it fails. */
+    leaseUntil: text("lease_until"),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },

@@ -4,6 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { newId } from "../../../src/lib/ids";
+import { CIRCUIT_MAX_MS } from "../../../src/webhooks/circuit";
 import { client, expectStatus } from "../../helpers/api";
 import { useClock } from "../../helpers/clock";
 import { createAccount, createDestination, insertEvent, type TestAccount } from "../../helpers/factories";
@@ -55,8 +56,11 @@ describe("webhook consumer: successive attempts", () => {
     });
     const dest = await createDestination(account.testKey);
     const eventId = await insertEvent(account.id);
+    const clock = useClock(Date.now());
     for (let attempt = 1; attempt <= 5; attempt++) {
       await runQueue([{ body: { event_id: eventId, destination_id: dest.id, attempt } }]);
+      // Each next attempt comes after its delay, by when the failure's circuit has closed.
+      clock.advance(CIRCUIT_MAX_MS);
     }
     const rows = await deliveryAttempts(dest.id);
     expect(rows.map((r) => [r.attempt, r.outcome, r.status_code, r.error])).toEqual([
@@ -194,11 +198,14 @@ describe("webhook consumer: the invocation's six connections", () => {
       inFlight--;
       return new Response("ok");
     });
+    // Two accounts, five each: one account holds at most three of the six (next test).
+    const other = await createAccount();
     const messages = [];
     for (let i = 0; i < 10; i++) {
-      const dest = await createDestination(account.testKey);
+      const owner = i % 2 === 0 ? account : other;
+      const dest = await createDestination(owner.testKey);
       messages.push({
-        body: { event_id: await insertEvent(account.id), destination_id: dest.id, attempt: 1 },
+        body: { event_id: await insertEvent(owner.id), destination_id: dest.id, attempt: 1 },
       });
     }
     const { result } = await runQueue(messages);

@@ -28,8 +28,9 @@ let status: number;
  */
 async function deliver(destinationId: string, attempt = 1) {
   const body = { event_id: await insertEvent(account.id), destination_id: destinationId, attempt };
-  const { result, retries, sent } = await runQueue([{ body }]);
-  const retried = sent.length > 0 || (retries[0]?.mock.calls.length ?? 0) > 0;
+  const { result, retries, sent, held } = await runQueue([{ body }]);
+  // Held by the circuit breaker (not attempted) counts as retried: the delivery goes on.
+  const retried = sent.length + held.length > 0 || (retries[0]?.mock.calls.length ?? 0) > 0;
   return { acked: result.explicitAcks.includes("m1") && !retried, retried };
 }
 
@@ -71,7 +72,12 @@ describe("disabling a destination after 24 hours of failures", () => {
     expect(await deliver(dest, 2)).toEqual({ acked: false, retried: true });
     expect(await destinationRow(dest)).toMatchObject({ status: "enabled", disabled_reason: null });
 
+    // That failure opened the circuit for 10 minutes (its longest): a message at T+24h is
+    // held, not attempted; the first attempt after it closes disables the destination.
     clock.set(T + 24 * HOUR);
+    expect(await deliver(dest, 4)).toEqual({ acked: false, retried: true });
+    expect(requests).toHaveLength(3);
+    clock.set(T + 24 * HOUR + 10 * MINUTE);
     expect(await deliver(dest, 4)).toEqual({ acked: true, retried: false });
     expect(await destinationRow(dest)).toMatchObject({
       status: "disabled",
@@ -119,7 +125,7 @@ describe("disabling a destination after 24 hours of failures", () => {
     });
 
     // The new streak runs from T+24h: it disables 24 hours after that, not before.
-    clock.set(T + 48 * HOUR - MINUTE);
+    clock.set(T + 48 * HOUR - 10 * MINUTE);
     await deliver(dest);
     expect((await destinationRow(dest))?.status).toBe("enabled");
     clock.set(T + 48 * HOUR);

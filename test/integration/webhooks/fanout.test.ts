@@ -145,6 +145,10 @@ describe("re-driving dead letters (npm run webhooks:redrive)", () => {
     const eventId = await insertEvent(accountId);
     captureFetch(() => new Response("down", { status: 503 }));
     await runQueue([{ body: { event_id: eventId, destination_id: destinationId, attempt: 5 } }]);
+    // The failure opened the destination's circuit; the next delivery comes once it has closed.
+    await env.DB.prepare("UPDATE event_destinations SET circuit_until = NULL WHERE id = ?")
+      .bind(destinationId)
+      .run();
     return eventId;
   }
 

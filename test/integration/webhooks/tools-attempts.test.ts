@@ -3,7 +3,9 @@
  * `webhook-deliveries` consumer records it, through the shared pagination.
  */
 import { describe, expect, it } from "vitest";
+import { CIRCUIT_MAX_MS } from "../../../src/webhooks/circuit";
 import { type ApiResponse, expectStatus } from "../../helpers/api";
+import { useClock } from "../../helpers/clock";
 import { createCustomer, createDestination, insertEvent } from "../../helpers/factories";
 import { readDestination } from "../../helpers/reads";
 import { describeAuthMatrix, expectError } from "../../helpers/security";
@@ -31,7 +33,10 @@ describe("the delivery log", () => {
     const dest = await createDestination(t.api);
     const eventId = await insertEvent(t.account.id);
     t.respond = () => new Response("boom", { status: 500 });
+    const clock = useClock(Date.now());
     await deliver(eventId, dest.id, 1);
+    // The next attempt comes after its delay, by when the failure's circuit has closed.
+    clock.advance(CIRCUIT_MAX_MS);
     t.respond = () => new Response("ok", { status: 202 });
     await deliver(eventId, dest.id, 2);
 
