@@ -16,7 +16,7 @@
 // The configs are copies of wrangler.toml and wrangler.jobs.toml written into the state
 // directory (with absolute paths), because the repository's .dev.vars is `npm start`'s.
 import { spawn, spawnSync } from "node:child_process";
-import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { loadavg } from "node:os";
 import { resolve } from "node:path";
@@ -183,6 +183,27 @@ const cron = setInterval(
   60_000,
 );
 
+/** CPU seconds used so far by the server's processes (wrangler, workerd: every Worker and the local D1). */
+function serverCpu() {
+  let ticks = 0;
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // fields[2] is the process group; [11], [12] user and system time, in clock ticks (100 a second).
+      if (Number(fields[2]) === server.pid) ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {}
+  }
+  return ticks / 100;
+}
+
+/** CPU seconds the whole machine has spent busy (all cores, every process: /proc/stat). */
+function machineCpu() {
+  const [, ...ticks] = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).map(Number);
+  // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
+  return (ticks[0] + ticks[1] + ticks[2] + ticks[5] + ticks[6] + ticks[7]) / 100;
+}
+
 async function api(method, path, body) {
   const res = await fetch(BASE + path, { method, headers: HEADERS, body: body && JSON.stringify(body) });
   if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${await res.text()}`);
@@ -236,7 +257,14 @@ try {
 
   // --- issue
   const issued = new Map(); // invoice id → { at, number }
+  const cpuBefore = serverCpu();
+  const benchCpuBefore = process.cpuUsage();
   const started = Date.now();
+  // Every 5 s: seconds since the first issuance, the server's and the machine's CPU seconds.
+  const samples = [];
+  const sample = () => samples.push([(Date.now() - started) / 1000, serverCpu(), machineCpu()]);
+  sample();
+  const sampler = setInterval(sample, 5000);
   let next = 0;
   const client = async () => {
     while (next < N) {
@@ -256,11 +284,26 @@ try {
   const PDF = "invoice.pdf.generated";
   while ((want(ACCEPTED) < N || want(PDF) < N) && Date.now() - lastEvent < patience) await sleep(500);
   const done = Date.now();
+  clearInterval(sampler);
+  sample();
+  const cpu = serverCpu() - cpuBefore;
+  const benchCpu = process.cpuUsage(benchCpuBefore);
 
   // --- latencies and where they go
   const reg = [];
   const pdf = [];
-  const parts = { hold: [], toSend: [], answerToEvent: [], pdfMade: [], delivery: [] };
+  // toSend = hold (AEAT's wait not passed yet) + overhead (queue, claim, sealing, the request);
+  // then the stand-in's answer, the verdicts and events written (answerToEvent), and the
+  // webhook's delivery. A PDF: 201 → its event written (pdfMade: queue, render, store), delivery.
+  const parts = {
+    toSend: [],
+    hold: [],
+    overhead: [],
+    answerToEvent: [],
+    delivery: [],
+    pdfMade: [],
+    pdfDelivery: [],
+  };
   const requests = standin.stats.requests.filter((r) => r.nif === NIF);
   for (const [id, { at, number }] of issued) {
     const accepted = events.get(`${ACCEPTED} ${id}`);
@@ -268,6 +311,7 @@ try {
     if (generated) {
       pdf.push(generated.at - at);
       parts.pdfMade.push(generated.created - at);
+      parts.pdfDelivery.push(generated.at - generated.created);
     }
     if (!accepted) continue;
     reg.push(accepted.at - at);
@@ -279,21 +323,100 @@ try {
     const k = requests.findIndex((r) => r.at === sent);
     const previous = requests[k - 1];
     const notBefore = previous ? previous.answered + WAIT * 1000 : 0;
-    parts.hold.push(Math.max(0, Math.min(sent, notBefore) - at));
+    const hold = Math.max(0, Math.min(sent, notBefore) - at);
+    parts.hold.push(hold);
+    parts.overhead.push(sent - at - hold);
     parts.answerToEvent.push(accepted.created - requests[k].answered);
   }
+
+  function rate(type) {
+    const created = [...events].filter(([k]) => k.startsWith(`${type} `)).map(([, e]) => e.created);
+    return created.length / ((Math.max(...created) - started) / 1000);
+  }
+
+  const stored = { records: 0, unlinked: 0, timeInversions: 0, attempts: {}, status: {} };
+  const r2Objects = {};
+  const { DatabaseSync } = await import("node:sqlite");
+  const readState = () => {
+    // --- the chain as stored: in seq order, each record linked to the one before it
+    const sqliteFile = (dir) =>
+      readdirSync(`${STATE}/v3/${dir}`)
+        .filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite")
+        .map((f) => `${STATE}/v3/${dir}/${f}`);
+    const [d1File] = sqliteFile("d1/miniflare-D1DatabaseObject");
+    const d1 = new DatabaseSync(d1File, { readOnly: true });
+    let before = null;
+    for (const row of d1
+      .prepare(
+        "SELECT seq, status, record, hash, generated_at, attempts FROM verifactu_records WHERE live = 1 ORDER BY issuer_nif, seq",
+      )
+      .all()) {
+      const record = JSON.parse(row.record);
+      const link = record.Encadenamiento?.RegistroAnterior?.Huella ?? null;
+      if (before ? link !== before.hash : record.Encadenamiento?.PrimerRegistro !== "S") stored.unlinked++;
+      if (before && row.generated_at < before.generated_at) stored.timeInversions++;
+      stored.records++;
+      stored.status[row.status] = (stored.status[row.status] ?? 0) + 1;
+      stored.attempts[row.attempts] = (stored.attempts[row.attempts] ?? 0) + 1;
+      before = row;
+    }
+    d1.close();
+    // --- R2: the stored PDFs (invoices/…) and the archive (archive/…: src/archive/write.ts)
+    for (const file of sqliteFile("r2/miniflare-R2BucketObject")) {
+      const r2 = new DatabaseSync(file, { readOnly: true });
+      const tables = r2.prepare("SELECT name FROM sqlite_master WHERE name = '_mf_objects'").all();
+      for (const o of tables.length ? r2.prepare("SELECT key, size FROM _mf_objects").all() : []) {
+        const kind = `${o.key.split("/")[0]} .${o.key.split(".").pop()}`;
+        r2Objects[kind] ??= { objects: 0, bytes: 0 };
+        r2Objects[kind].objects++;
+        r2Objects[kind].bytes += o.size;
+      }
+      r2.close();
+    }
+  };
+  try {
+    readState();
+  } catch (err) {
+    stored.error = String(err);
+  }
+
+  // --- what the wave's other writes cost in D1, on these invoices (D1-Rows-* headers)
+  const ids = [...issued.keys()];
+  const costs = {};
+  const cost = async (name, path, payload) => {
+    const res = await fetch(BASE + path, { method: "POST", headers: HEADERS, body: JSON.stringify(payload) });
+    if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
+    costs[name] ??= [];
+    costs[name].push(`${res.headers.get("d1-rows-read")} / ${res.headers.get("d1-rows-written")}`);
+  };
+  const extras = async () => {
+    for (const id of ids.slice(0, 3)) {
+      await cost("POST /v1/invoices/{id}/payments (part)", `/v1/invoices/${id}/payments`, {
+        amount: "100.00",
+      });
+      await cost("POST /v1/invoices/{id}/payments (the rest: paid)", `/v1/invoices/${id}/payments`, {
+        amount: (await api("GET", `/v1/invoices/${id}`)).amount_remaining,
+      });
+    }
+    for (const id of ids.slice(3, 6))
+      await cost("POST /v1/invoices/{id}/void", `/v1/invoices/${id}/void`, { reason: "Issued in error" });
+  };
+  await extras().catch((err) => {
+    costs.error = [String(err)];
+  });
 
   // --- the consumers' batches, from wrangler's log ("QUEUE invoice-pdfs 10/10 (345ms)")
   const queues = {};
   for (const m of readFileSync(LOG, "utf8")
     .replace(/\x1b\[[0-9;]*m/g, "")
     .matchAll(/QUEUE (\S+) (\d+)\/(\d+) \((\d+)ms\)/g)) {
-    queues[m[1]] ??= { batches: 0, messages: 0, ms: 0, sizes: [] };
+    queues[m[1]] ??= { batches: 0, messages: 0, ms: 0, sizes: [], durations: [] };
     const q = queues[m[1]];
     q.batches++;
     q.messages += Number(m[3]);
     q.ms += Number(m[4]);
     q.sizes.push(Number(m[3]));
+    q.durations.push(Number(m[4]));
   }
 
   const result = {
@@ -307,6 +430,9 @@ try {
     issue_s: (issuedAt - started) / 1000,
     issues_per_s: N / ((issuedAt - started) / 1000),
     drained_s: (done - started) / 1000,
+    // Sustained rates: events written per second from the first issuance to the last event.
+    registered_per_s: rate(ACCEPTED),
+    pdfs_per_s: rate(PDF),
     registration: { count: reg.length, p50: pct(reg, 50), p99: pct(reg, 99), max: pct(reg, 100) },
     pdf: { count: pdf.length, p50: pct(pdf, 50), p99: pct(pdf, 99), max: pct(pdf, 100) },
     where: Object.fromEntries(
@@ -315,6 +441,8 @@ try {
     aeat: {
       requests: requests.length,
       records: requests.map((r) => r.records),
+      // Each request: sent (s after the first issuance), answered (ms later), records.
+      timeline: requests.map((r) => [(r.at - started) / 1000, r.answered - r.at, r.records]),
       census_checks: standin.stats.census,
       violations: standin.stats.violations,
       chain: standin.stats.chain,
@@ -328,9 +456,28 @@ try {
           mean_batch: q.messages / q.batches,
           mean_ms: q.ms / q.batches,
           busy_s: q.ms / 1000,
+          slowest_ms: [...q.durations].sort((a, b) => b - a).slice(0, 10),
         },
       ]),
     ),
+    // On 2 cores shared with the bench (and, today, with other engineers' tests).
+    cpu: {
+      server_s: cpu,
+      server_cores: cpu / ((done - started) / 1000),
+      bench_s: (benchCpu.user + benchCpu.system) / 1e6,
+      // Cores busy in each 5 s step: the server's, and the whole machine's (others' tests too).
+      cores: samples.slice(1).map(([t, server, machine], i) => {
+        const [t0, server0, machine0] = samples[i];
+        return [
+          Math.round(t),
+          +((server - server0) / (t - t0)).toFixed(2),
+          +((machine - machine0) / (t - t0)).toFixed(2),
+        ];
+      }),
+    },
+    stored_chain: stored,
+    d1_rows_read_written: costs,
+    r2_objects: r2Objects,
     bad_signatures: badSignatures,
   };
   mkdirSync(resolve(ROOT, "bench/results"), { recursive: true });
