@@ -14,7 +14,7 @@ import { DELIVERY_TIMEOUT_MS } from "./config";
  * - **A cap on one account's attempts in flight.** An account with an open circuit is
  *   suspect: every attempt of its environment claims a lease first, and at most
  *   `ACCOUNT_LEASES` of its destinations hold one, all consumers together. Within one consumer
- *   invocation an account holds at most half of its connections (`fair-slots.ts`).
+ *   invocation an account holds at most half of its connections (`fairSlots`, src/lib/connections.ts).
  *
  * Healthy accounts pay nothing: no claim, no extra write.
  */

@@ -6,7 +6,7 @@ import { nowIso, nowMs } from "../lib/clock";
 import { fairSlots, type Slots } from "../lib/connections";
 import { logError } from "../lib/log";
 import { type Outcome, post, recordAttempt } from "./attempt";
-import { circuitWindowMs, claimLease, delayUntil, gate, LEASE_MS } from "./circuit";
+import { circuitWindowMs, claimLease, delayUntil, gate } from "./circuit";
 import { MAX_ATTEMPTS, ownRetryDelay, retryDelayAfter } from "./config";
 import { deadLetterWrites } from "./dead-letters";
 import { serializeThinEvent } from "./payload";
@@ -14,7 +14,8 @@ import { serializeThinEvent } from "./payload";
 /**
  * How long a message waits for one of its invocation's connections: past it, it is held
  * (rescheduled `BUSY_DELAY_MS` on), so that a batch never waits behind receivers that hang
- * for longer than the first ones it sent.
+ * for longer than the first ones it sent. A message whose destination's lease is taken is
+ * held as long: the attempt holding it ends within the receiver's 10 s.
  */
 const SLOT_WAIT_MS = 2_000;
 const BUSY_DELAY_MS = 5_000;
@@ -25,7 +26,7 @@ const direct: Slots = (send) => send();
 type Step = { message: Message<DeliveryMessage>; delaySeconds?: number };
 
 /**
- * One receiver attempt, once `slots` gives its account a connection (`fair-slots`): a message
+ * One receiver attempt, once `slots` gives its account a connection (`fairSlots`): a message
  * that waits longer, or whose destination failed earlier in this batch, is rescheduled instead
  * (`held`), not attempted. A failed attempt queues the next one as a new message (its number
  * in the body, after its delay) and acks this one; the fifth is recorded as the last. Any
@@ -151,7 +152,7 @@ function sortBatch(messages: readonly Message<DeliveryMessage>[], rows: BatchRow
     if (g.kind === "open") held.push({ message, delaySeconds: delayUntil(g.until, now) });
     else if (g.kind === "free") free.push({ message, event, destination });
     else if (claims.has(destination.id))
-      held.push({ message, delaySeconds: delayUntil(now + LEASE_MS, now) });
+      held.push({ message, delaySeconds: delayUntil(now + BUSY_DELAY_MS, now) });
     else claims.set(destination.id, { message, event, destination });
   }
   return { free, claims: [...claims.values()], held };
@@ -199,7 +200,7 @@ export async function deliverBatch(batch: MessageBatch<DeliveryMessage>, env: En
       );
       sorted.claims.forEach((ready, i) => {
         if ((won[i] as unknown[]).length > 0) sorted.free.push(ready);
-        else sorted.held.push({ message: ready.message, delaySeconds: delayUntil(now + LEASE_MS, now) });
+        else sorted.held.push({ message: ready.message, delaySeconds: delayUntil(now + BUSY_DELAY_MS, now) });
       });
     }
   } catch (err) {
