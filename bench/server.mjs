@@ -3,8 +3,8 @@ import { spawn } from "node:child_process";
 
 /**
  * Starts `npm start` (through scripts/start.mjs) on `state` and `port` and resolves once
- * /health answers; `stop()` ends it. RATE_LIMITS:off, because one key at hundreds of
- * requests a second would be all 429s; `args` go to `wrangler dev`. With BENCH_SERVER_LOG=<file>
+ * /health answers; `stop()` ends it. RATE_LIMITS:off and a Test write budget out of reach,
+ * because one key at hundreds of requests a second would be all 429s; `args` go to `wrangler dev`. With BENCH_SERVER_LOG=<file>
  * the server's output (the Workers' console.warn and errors) goes to that file, for timing
  * probes added while investigating (bench/README.md, delivery latency).
  */
@@ -15,6 +15,8 @@ export async function startServer({ state, port, args = [] }) {
       "scripts/start.mjs",
       ...["--persist-to", state, "--port", String(port), "--log-level", "warn"],
       ...["--var", "RATE_LIMITS:off"],
+      // One Test key writes far more than a Test day's write budget (src/http/write-budget.ts).
+      ...["--var", "WRITE_BUDGET_TEST_BYTES:1000000000000"],
       ...args,
     ],
     { stdio: process.env.BENCH_SERVER_LOG ? ["ignore", "pipe", "pipe"] : "ignore", detached: true },

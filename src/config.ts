@@ -35,6 +35,12 @@ const price = z
     return Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
   });
 
+/** A whole number of bytes, at least 1 ("50000000"). */
+const byteCount = z
+  .string()
+  .regex(/^[1-9]\d{0,14}$/, "must be a whole number of bytes")
+  .transform(Number);
+
 const flag = z.enum(["true", "false"]).transform((v) => v === "true");
 
 /** Another AEAT endpoint (a seal certificate's, pre-production): HTTPS, as the mTLS binding needs. */
@@ -98,6 +104,9 @@ const configSchema = z.object({
   RATE_LIMITS: z.enum(["on", "off"]).default("on"),
   /** What issuing one invoice debits from the usage balance (compliance.md: default "0.10"). */
   USAGE_PRICE_INVOICE: price.prefault("0.10"),
+  /** Bytes an account's Live / Test environment may write through the API a UTC day (docs/api-conventions.md#write-budgets). */
+  WRITE_BUDGET_LIVE_BYTES: byteCount.prefault("1000000000"),
+  WRITE_BUDGET_TEST_BYTES: byteCount.prefault("50000000"),
   // Read where the registry clients are built (src/verification, src/verifactu); checked here.
   AEAT_VNIF_URL: aeatUrl,
   AEAT_VERIFACTU_URL: aeatUrl,
@@ -131,6 +140,8 @@ export type Config = {
   rateLimits: boolean;
   /** The usage debit of one issued invoice, in euro cents. */
   usagePriceInvoice: number;
+  /** Bytes an environment may write through the API a UTC day: Live, Test. */
+  writeBudget: { live: number; test: number };
   /** Who holds the AEAT certificate and files for the accounts (its `Representante`); null: unset. */
   verifactuOperator: { nif: string; name: string } | null;
   /** The VERI*FACTU software identity (src/verifactu/software.ts); null: the `VERIFACTU_` variables unset. */
@@ -175,6 +186,7 @@ export function parseConfig(vars: Record<string, unknown>): Config {
     verificationRetryDelays: Object.freeze(v.VERIFICATION_RETRY_DELAYS),
     rateLimits: v.RATE_LIMITS === "on",
     usagePriceInvoice: v.USAGE_PRICE_INVOICE,
+    writeBudget: { live: v.WRITE_BUDGET_LIVE_BYTES, test: v.WRITE_BUDGET_TEST_BYTES },
     verifactuOperator:
       v.VERIFACTU_OPERATOR_NIF && v.VERIFACTU_OPERATOR_NAME
         ? { nif: v.VERIFACTU_OPERATOR_NIF, name: v.VERIFACTU_OPERATOR_NAME }

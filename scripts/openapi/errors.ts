@@ -20,10 +20,17 @@ export function errorCodesByStatus(route: Route): Map<number, ErrorCode[]> {
   if (route.path.startsWith("/v1/")) add("rate_limited");
   if (!route.public) {
     add("api_key_missing", "api_key_invalid");
-    // The body guard runs on every authenticated request that is not a GET, and a write of an
-    // account moving between shards is refused (docs/scaling.md).
+    // The body guard runs on every authenticated request that is not a GET, a write of an
+    // account moving between shards is refused (docs/scaling.md), and so is one past its
+    // environment's write budget for the day (src/http/write-budget.ts).
     if (route.method !== "get")
-      add("json_invalid", "request_too_large", "unsupported_media_type", "account_moving");
+      add(
+        "json_invalid",
+        "request_too_large",
+        "unsupported_media_type",
+        "account_moving",
+        "storage_budget_exhausted",
+      );
   }
   // Every route refuses unknown query parameters, and every route that is not a GET unknown
   // body fields, schema or not (src/http/route.ts).

@@ -23,7 +23,10 @@ path of the offending field (\`address.city\`). Every response carries \`Request
 **Retries.** Every authenticated \`POST\` accepts \`Idempotency-Key\`: a retry with the same key
 gets the first response back byte for byte (\`Idempotent-Replayed: true\`) for 24 hours.
 
-**Rate limits.** Over a limit the answer is \`429 rate_limited\` with \`Retry-After\` (seconds).
+**Rate limits.** Over a limit the answer is \`429 rate_limited\` with \`Retry-After\` (seconds). Each account
+environment may also write a number of bytes a UTC day (rows, events, stored responses; Test
+less than Live): past it, writes are \`429 storage_budget_exhausted\` with \`Retry-After\` (until
+midnight UTC), and reads go on.
 
 **Webhooks.** Event destinations receive a thin event (no \`data\`) signed with
 \`Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">\`, keyed with the

@@ -28,6 +28,8 @@ export type Writer = {
    * and fail as taken over.
    */
   idempotencyMark?: Statement[];
+  /** A request's write budget, bytes a day (src/http/write-budget.ts); none for the consumers' and cron's writes. */
+  budget?: number;
 };
 
 export type EventSpec = {

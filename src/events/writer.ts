@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { config } from "../config";
 import type { Database } from "../db/client";
 import type { AppEnv } from "../http/context";
 import { connectionSlots, type Slots } from "../lib/connections";
@@ -21,6 +22,10 @@ export function writerOf(c: Context<AppEnv>): Writer {
     waitUntil: (promise) => c.executionCtx.waitUntil(promise),
     slots,
     idempotencyMark: c.get("idempotencyMark"),
+    // A GET's write (a PDF rendered on first read) is the system's, like a consumer's: reads go
+    // on past the budget, and only what a caller asks to write counts.
+    budget:
+      c.req.method === "GET" ? undefined : config(c.env).writeBudget[c.get("caller").live ? "live" : "test"],
   };
 }
 

@@ -45,6 +45,7 @@ export const ERROR_STATUS = {
   request_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
+  storage_budget_exhausted: 429,
   api_error: 500,
   account_moving: 503,
 } as const;

@@ -8,6 +8,7 @@ import { nowIso, nowMs } from "../lib/clock";
 import { sha256Hex } from "../lib/crypto";
 import type { AppEnv } from "./context";
 import { ApiError, type ErrorCode } from "./errors";
+import { charge, exhausted } from "./write-budget";
 
 type Statement = BatchItem<"sqlite">;
 
@@ -34,12 +35,14 @@ const KEY_FORMAT = /^[\x20-\x7e]{1,255}$/;
 /**
  * A request that fails validation is not stored, wherever the check runs: in the schema, or in
  * the handler (a Tax ID's check digit, a webhook URL's host, an invoice's line rules), so the
- * corrected request can be retried with the same key.
+ * corrected request can be retried with the same key; nor is one refused by its write budget,
+ * which the same key retries the next day.
  */
 const VALIDATION_CODES: ReadonlySet<ErrorCode | undefined> = new Set<ErrorCode>([
   "parameter_invalid",
   "parameter_missing",
   "parameter_unknown",
+  "storage_budget_exhausted",
 ]);
 
 /**
@@ -163,17 +166,17 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
     await counted(db, db.delete(k).where(and(mine, isNull(k.responseStatus))));
     return;
   }
-  await counted(
-    db,
-    db
-      .update(k)
-      .set({
-        responseStatus: res.status,
-        responseBody: res.status === 204 ? null : await res.clone().text(),
-        responseContentType: res.headers.get("content-type"),
-      })
-      .where(mine),
-  );
+  const store = db
+    .update(k)
+    .set({
+      responseStatus: res.status,
+      responseBody: res.status === 204 ? null : await res.clone().text(),
+      responseContentType: res.headers.get("content-type"),
+    })
+    .where(mine);
+  // The stored response counts against the write budget, and is never refused by it: its write
+  // (if any) committed, and a key without its response would not replay.
+  await db.batch([store, charge(db, caller, [store])]);
 };
 
 /**
@@ -191,7 +194,8 @@ export function takenOver(err: unknown): ApiError | null {
 /**
  * Writes `statements` in one D1 batch with the request's idempotency mark (`Writer.idempotencyMark`,
  * none without a key): the fence of `writeWithEvents`, for a write that records no event. Once
- * the key is taken over, the batch fails whole and this throws 409 `idempotency_key_in_use`.
+ * the key is taken over, the batch fails whole and this throws 409 `idempotency_key_in_use`;
+ * past a request's write budget (`w.budget`), 429 `storage_budget_exhausted`.
  * With no statements, the mark alone is written: the fence of an effect outside D1 (a queued
  * delivery), to commit before it. Results by name.
  *
@@ -199,14 +203,21 @@ export function takenOver(err: unknown): ApiError | null {
  * const { rotated } = await fencedWrite(w, { rotated: db.update(eventDestinations).set(…).returning() });
  */
 export async function fencedWrite<S extends Record<string, Statement>>(
-  w: { db: Database; idempotencyMark?: Statement[] },
+  w: {
+    db: Database;
+    idempotencyMark?: Statement[];
+    scope: { accountId: string; live: boolean };
+    budget?: number;
+  },
   statements: S,
 ): Promise<{ [K in keyof S]: Awaited<S[K]> }> {
   const names = Object.keys(statements);
   const batch = [...names.map((name) => statements[name] as Statement), ...(w.idempotencyMark ?? [])];
   if (batch.length === 0) return {} as { [K in keyof S]: Awaited<S[K]> };
+  // A request's write is charged in its own batch (http/write-budget.ts): over budget, it fails whole.
+  if (w.budget) batch.push(charge(w.db, w.scope, batch, w.budget));
   const out = (await w.db.batch(batch as [Statement, ...Statement[]]).catch((err) => {
-    throw takenOver(err) ?? err;
+    throw takenOver(err) ?? exhausted(err, w.budget) ?? err;
   })) as unknown[];
   return Object.fromEntries(names.map((name, i) => [name, out[i]])) as { [K in keyof S]: Awaited<S[K]> };
 }

@@ -66,6 +66,11 @@ describe("configuration is parsed once, and a malformed value is an error", () =
     );
   });
 
+  it("the write budgets default to 1 GB a day in Live and 50 MB in Test (docs/api-conventions.md#write-budgets)", () => {
+    expect(parseConfig(valid).writeBudget).toEqual({ live: 1_000_000_000, test: 50_000_000 });
+    expect(parseConfig({ ...valid, WRITE_BUDGET_TEST_BYTES: "4000" }).writeBudget.test).toBe(4000);
+  });
+
   it("USAGE_PRICE_INVOICE defaults to compliance.md's 0.10 EUR, in cents", () => {
     expect(parseConfig(valid).usagePriceInvoice).toBe(10);
   });
@@ -103,6 +108,8 @@ describe("configuration is parsed once, and a malformed value is an error", () =
     ["a negative usage price", { USAGE_PRICE_INVOICE: "-0.10" }, "USAGE_PRICE_INVOICE"],
     ["a usage price as a number, not a string", { USAGE_PRICE_INVOICE: 0.1 }, "USAGE_PRICE_INVOICE"],
     ["a usage price with a currency sign", { USAGE_PRICE_INVOICE: "€0.10" }, "USAGE_PRICE_INVOICE"],
+    ["a write budget of zero bytes", { WRITE_BUDGET_TEST_BYTES: "0" }, "WRITE_BUDGET_TEST_BYTES"],
+    ["a write budget with a unit", { WRITE_BUDGET_LIVE_BYTES: "1GB" }, "WRITE_BUDGET_LIVE_BYTES"],
     ["an unknown APP_ENV", { APP_ENV: "staging" }, "APP_ENV"],
     ["an AEAT census URL that is not a URL", { AEAT_VNIF_URL: "www1.agenciatributaria" }, "AEAT_VNIF_URL"],
     [

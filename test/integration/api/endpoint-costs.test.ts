@@ -6,7 +6,8 @@
  * work awaited). Every request runs on a warmed API-key cache: a key's first request per
  * isolate and 30 s adds the directory's round trip and its row. A change that adds a round
  * trip, a read or an index write fails here rather than in a benchmark; the table with CPU
- * time is bench/results/endpoint-costs.md.
+ * time is bench/results/endpoint-costs.md. Every write a caller asks for reads and writes one
+ * row more, in its own batch: its environment's write budget (src/http/write-budget.ts).
  */
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -155,7 +156,7 @@ describe("customers and tax IDs", () => {
           tax_id: { country: "ES", type: "es_nif", value: "A58818501" },
           address: { line_1: "Gran Vía 2", city: "Madrid", postal_code: "28013", country: "ES" },
         }),
-      cost(1, 4, 17, 1),
+      cost(1, 5, 18, 1),
       201,
     );
   });
@@ -183,14 +184,14 @@ describe("customers and tax IDs", () => {
     await expectCost(
       api,
       () => api.patch(`/v1/customers/${customer.id}`, { name: "Cliente Tres SA" }),
-      cost(2, 7, 8),
+      cost(2, 8, 9),
     );
   });
 
   it("DELETE /v1/customers/{id}", async () => {
     const { api } = await esIssuer();
     const other = await createCustomer(api);
-    await expectCost(api, () => api.del(`/v1/customers/${other.id}`), cost(2, 7, 8), 204);
+    await expectCost(api, () => api.del(`/v1/customers/${other.id}`), cost(2, 8, 9), 204);
   });
 
   it("GET /v1/tax-ids/{id}", async () => {
@@ -214,7 +215,7 @@ describe("payment instructions", () => {
             bic: "CAIXESBBXXX",
           },
         }),
-      cost(1, 1, 9),
+      cost(1, 2, 10),
       201,
     );
   });
@@ -238,14 +239,14 @@ describe("payment instructions", () => {
     await expectCost(
       api,
       () => api.patch(`/v1/payment-instructions/${pmi.id}`, { label: "Renamed" }),
-      cost(2, 6, 7),
+      cost(2, 7, 8),
     );
   });
 
   it("DELETE /v1/payment-instructions/{id}", async () => {
     const { api } = await esIssuer();
     const pmi = await createInstruction(api);
-    await expectCost(api, () => api.del(`/v1/payment-instructions/${pmi.id}`), cost(2, 6, 7), 204);
+    await expectCost(api, () => api.del(`/v1/payment-instructions/${pmi.id}`), cost(2, 7, 8), 204);
   });
 });
 
@@ -271,7 +272,7 @@ describe("events and event destinations", () => {
           ...{ name: "Hooks", url: "https://hooks.example.com/a" },
           enabled_events: ["*"],
         }),
-      cost(1, 3, 3),
+      cost(1, 4, 4),
       201,
     );
   });
@@ -295,7 +296,7 @@ describe("events and event destinations", () => {
     await expectCost(
       api,
       () => api.patch(`/v1/event-destinations/${dest.id}`, { name: "Renamed" }),
-      cost(2, 3, 1),
+      cost(2, 4, 2),
     );
   });
 
@@ -308,14 +309,14 @@ describe("events and event destinations", () => {
   it("POST /v1/event-destinations/{id}/disable", async () => {
     const { api } = await esIssuer();
     const dest = await createDestination(api);
-    await expectCost(api, () => api.post(`/v1/event-destinations/${dest.id}/disable`, {}), cost(2, 3, 1));
+    await expectCost(api, () => api.post(`/v1/event-destinations/${dest.id}/disable`, {}), cost(2, 4, 2));
   });
 
   it("POST /v1/event-destinations/{id}/enable", async () => {
     const { api } = await esIssuer();
     const dest = await createDestination(api);
     expectStatus(await api.post(`/v1/event-destinations/${dest.id}/disable`, {}), 200);
-    await expectCost(api, () => api.post(`/v1/event-destinations/${dest.id}/enable`, {}), cost(2, 3, 1));
+    await expectCost(api, () => api.post(`/v1/event-destinations/${dest.id}/enable`, {}), cost(2, 4, 2));
   });
 
   it("POST /v1/event-destinations/{id}/rotate-secret", async () => {
@@ -324,14 +325,14 @@ describe("events and event destinations", () => {
     await expectCost(
       api,
       () => api.post(`/v1/event-destinations/${dest.id}/rotate-secret`, {}),
-      cost(1, 2, 1),
+      cost(1, 3, 2),
     );
   });
 
   it("POST /v1/event-destinations/{id}/ping (its delivery queued before the response)", async () => {
     const { api } = await esIssuer();
     const dest = await createDestination(api);
-    await expectCost(api, () => api.post(`/v1/event-destinations/${dest.id}/ping`, {}), cost(2, 1, 6, 1));
+    await expectCost(api, () => api.post(`/v1/event-destinations/${dest.id}/ping`, {}), cost(2, 2, 7, 1));
   });
 
   it("POST /v1/event-destinations/{id}/resend (its delivery queued before the response)", async () => {
@@ -358,7 +359,7 @@ describe("invoices", () => {
     await expectCost(
       api,
       () => api.post("/v1/invoices", { customer: customer.id, lines: threeLines }),
-      cost(2, 16, 38, 2),
+      cost(2, 17, 39, 2),
       201,
     );
   });
@@ -370,7 +371,7 @@ describe("invoices", () => {
     await expectCost(
       live,
       () => live.post("/v1/invoices", { customer: customer.id, lines: threeLines }),
-      cost(2, 16, 38, 2),
+      cost(2, 17, 39, 2),
       201,
     );
   });
@@ -389,7 +390,7 @@ describe("invoices", () => {
           customer: customer.id,
           lines: [{ description: "Item", quantity: "1", unit_price: "100", taxes: [] }],
         }),
-      cost(2, 6, 32, 1),
+      cost(2, 7, 33, 1),
       201,
     );
   });
@@ -399,7 +400,7 @@ describe("invoices", () => {
     await expectCost(
       api,
       () => api.post("/v1/invoices", { draft: true, customer: customer.id, lines: threeLines }),
-      cost(2, 4, 19),
+      cost(2, 5, 20),
       201,
     );
   });
@@ -409,14 +410,14 @@ describe("invoices", () => {
     const draft = await api.post("/v1/invoices", { draft: true, customer: customer.id, lines: threeLines });
     expectStatus(draft, 201);
     const id = (draft.body as Invoice).id;
-    await expectCost(api, () => api.patch(`/v1/invoices/${id}`, { lines: [ivaLine("50")] }), cost(3, 11, 19));
+    await expectCost(api, () => api.patch(`/v1/invoices/${id}`, { lines: [ivaLine("50")] }), cost(3, 12, 20));
   });
 
   it("DELETE /v1/invoices/{id} (a draft)", async () => {
     const { api, customer } = await esIssuer();
     const draft = await api.post("/v1/invoices", { draft: true, customer: customer.id, lines: threeLines });
     expectStatus(draft, 201);
-    await expectCost(api, () => api.del(`/v1/invoices/${(draft.body as Invoice).id}`), cost(2, 7, 7));
+    await expectCost(api, () => api.del(`/v1/invoices/${(draft.body as Invoice).id}`), cost(2, 8, 8));
   });
 
   it("POST /v1/invoices/{id}/finalize", async () => {
@@ -426,7 +427,7 @@ describe("invoices", () => {
     await expectCost(
       api,
       () => api.post(`/v1/invoices/${(draft.body as Invoice).id}/finalize`, {}),
-      cost(3, 22, 40, 2),
+      cost(3, 23, 41, 2),
     );
   });
 
@@ -527,7 +528,7 @@ describe("invoices", () => {
     await expectCost(
       api,
       () => api.post(`/v1/invoices/${invoice.id}/void`, { reason: "Issued by mistake" }),
-      cost(2, 20, 15, 2),
+      cost(2, 21, 16, 2),
     );
   });
 });
@@ -573,7 +574,7 @@ describe("VERI*FACTU", () => {
     await expectCost(
       api,
       () => api.post(`/v1/invoices/${invoice.id}/verifactu/resubmit`, {}),
-      cost(3, 12, 6, 1),
+      cost(3, 13, 7, 1),
     );
   });
 });
@@ -593,7 +594,7 @@ describe("payments", () => {
     await expectCost(
       api,
       () => api.post(`/v1/invoices/${invoice.id}/payments`, { amount: "121.00" }),
-      cost(2, 24, 19),
+      cost(2, 25, 20),
       201,
     );
   });
@@ -610,6 +611,6 @@ describe("payments", () => {
 
   it("DELETE /v1/payments/{id}", async () => {
     const { api, payment } = await paidOnce();
-    await expectCost(api, () => api.del(`/v1/payments/${payment.id}`), cost(2, 8, 9));
+    await expectCost(api, () => api.del(`/v1/payments/${payment.id}`), cost(2, 9, 10));
   });
 });

@@ -620,7 +620,7 @@ describe("An invoice too large to store is 400, not a 500 (D1 holds 2,000,000 by
     })),
   });
 
-  it("a body within 1 MiB whose invoice would exceed 1,000,000 bytes of JSON → 400 param lines, writing nothing", async () => {
+  it("a body within 1 MiB whose invoice would exceed MAX_INVOICE_BYTES (800,000) of JSON → 400 param lines, writing nothing", async () => {
     const account = await createAccount({ taxRegime: "global" });
     const api = client(account.testKey);
     const body = {
