@@ -9,7 +9,10 @@ import { nowIso } from "../lib/clock";
 import { findDestination } from "./find";
 
 type Change = Partial<
-  Pick<EventDestinationRow, "name" | "url" | "enabledEvents" | "status" | "disabledReason" | "failingSince" | "circuitUntil">
+  Pick<
+    EventDestinationRow,
+    "name" | "url" | "enabledEvents" | "status" | "disabledReason" | "failingSince" | "circuitUntil"
+  >
 >;
 
 /**

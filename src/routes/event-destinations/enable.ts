@@ -21,7 +21,9 @@ export const enableDestinationRoute = route({
     c.json(
       serializeDestination(
         await changeDestination(writerOf(c), c.get("caller"), id, (current) =>
-          current.status === "enabled" ? {} : { status: "enabled", disabledReason: null, failingSince: null, circuitUntil: null },
+          current.status === "enabled"
+            ? {}
+            : { status: "enabled", disabledReason: null, failingSince: null, circuitUntil: null },
         ),
       ),
     ),

@@ -137,6 +137,8 @@ describe("fair background work", () => {
     // of any invocation's connections.
     expect(aAttempts).toBeLessThanOrEqual(3 * 16);
     expect(aMostInFlight).toBeLessThanOrEqual(CONCURRENCY * (CONNECTIONS_PER_INVOCATION / 2));
-    console.log(`B: ping after ${(arrived(pingId)?.at ?? 0) - started} ms, resend after ${(arrived(past)?.at ?? 0) - started} ms; A: ${aAttempts} attempts, ${aMostInFlight} at most at once`);
+    console.log(
+      `B: ping after ${(arrived(pingId)?.at ?? 0) - started} ms, resend after ${(arrived(past)?.at ?? 0) - started} ms; A: ${aAttempts} attempts, ${aMostInFlight} at most at once`,
+    );
   }, 90_000);
 });
