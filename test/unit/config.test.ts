@@ -16,6 +16,7 @@ describe("configuration is parsed once, and a malformed value is an error", () =
       verificationRetryDelays: [60, 600, 3600, 21600],
       rateLimits: true,
       usagePriceInvoice: 10,
+      writeBudget: { live: 1_000_000_000, test: 50_000_000 },
       verifactuSoftware: null,
       verifactuOperator: null,
     });
@@ -35,6 +36,7 @@ describe("configuration is parsed once, and a malformed value is an error", () =
       verificationRetryDelays: [2, 4, 8, 16],
       rateLimits: true,
       usagePriceInvoice: 10,
+      writeBudget: { live: 1_000_000_000, test: 50_000_000 },
       verifactuSoftware: null,
       verifactuOperator: null,
     });
