@@ -6,6 +6,9 @@
 //   npm run bench:pipeline -- --invoices 1000 --wait 2
 //   npm run bench:pipeline -- --aeat-latency 500    # the stand-in takes 0.5 s to answer
 //
+// Prints a JSON summary and a table row; keeps it in bench/results/pipeline-<time>.json with
+// the Workers' log beside it (.log). Results and where the time goes: bench/results/pipeline.md.
+//
 // The Workers are `npm start`'s three (the API through its development entry, the background
 // Worker, the PDF renderer) with `npm start`'s development settings, in one `wrangler dev` on
 // fresh state (bench/.state-pipeline), plus one thing: the AEAT_CERT binding, which makes Live
@@ -15,15 +18,15 @@
 // answer.ts) runs as deployed, only its certificate binding's `fetch` lands on the stand-in.
 // The configs are copies of wrangler.toml and wrangler.jobs.toml written into the state
 // directory (with absolute paths), because the repository's .dev.vars is `npm start`'s.
-import { spawn, spawnSync } from "node:child_process";
-import { createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { loadavg } from "node:os";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { shell, WRANGLER, wranglerEnv } from "../scripts/lib.mjs";
 import { verify } from "../scripts/receiver.mjs";
 import { startStandin } from "./aeat-standin.mjs";
+import { machineCpu, startPipelineServer } from "./pipeline-server.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -32,9 +35,9 @@ const { values } = parseArgs({
     // The TiempoEsperaEnvio the stand-in answers (AEAT's documented value: 60).
     wait: { type: "string", default: "60" },
     "aeat-latency": { type: "string", default: "0" },
-    port: { type: "string", default: "8790" },
-    "receiver-port": { type: "string", default: "9096" },
-    "standin-port": { type: "string", default: "9095" },
+    port: { type: "string", default: "8743" },
+    "receiver-port": { type: "string", default: "9743" },
+    "standin-port": { type: "string", default: "9744" },
     // Seconds without a new event before giving up on the rest.
     patience: { type: "string" },
   },
@@ -73,46 +76,6 @@ if (N > 900) {
   ]);
 }
 
-// --- configs: npm start's Workers and settings, with AEAT_CERT bound to the stand-in
-const DEV_VARS = {
-  APP_ENV: "development",
-  EXPOSE_DB_METRICS: "true",
-  WEBHOOK_RETRY_DELAYS: "2,4,8,16",
-  VERIFICATION_RETRY_DELAYS: "2,4,8,16",
-  RATE_LIMITS: "off",
-  // The account's own NIF is the operator's: it files for itself, no representation needed.
-  VERIFACTU_OPERATOR_NIF: NIF,
-  VERIFACTU_OPERATOR_NAME: "Local Dev Ibérica SL",
-};
-const STANDIN_WORKER = "invoicing-api-aeat-standin";
-function benchConfig(file) {
-  let toml = readFileSync(resolve(ROOT, file), "utf8")
-    .replace(/^main = "(.*)"$/m, (_, p) => `main = "${resolve(ROOT, p)}"`)
-    .replace(/^migrations_dir = "(.*)"$/gm, (_, p) => `migrations_dir = "${resolve(ROOT, p)}"`)
-    .replace(/^directory = "(.*)"$/m, (_, p) => `directory = "${resolve(ROOT, p)}"`)
-    .replace(/"\.\/src\//g, `"${ROOT}/src/`)
-    .replace(/^\[build\]$/m, `[build]\ncwd = "${ROOT}"\nwatch_dir = "${ROOT}/src"`);
-  for (const [name, value] of Object.entries(DEV_VARS)) {
-    const line = `${name} = ${JSON.stringify(value)}`;
-    const set = new RegExp(`^${name} = .*$`, "m");
-    toml = set.test(toml) ? toml.replace(set, line) : toml.replace(/^\[vars\]$/m, `[vars]\n${line}`);
-  }
-  return `${toml}\n[[services]]\nbinding = "AEAT_CERT"\nservice = "${STANDIN_WORKER}"\n`;
-}
-mkdirSync(STATE, { recursive: true });
-writeFileSync(`${STATE}/api.toml`, benchConfig("wrangler.toml"));
-writeFileSync(`${STATE}/jobs.toml`, benchConfig("wrangler.jobs.toml"));
-writeFileSync(
-  `${STATE}/standin.js`,
-  `export default { async fetch(req, env) {
-  return fetch(env.STANDIN + new URL(req.url).pathname, { method: req.method, headers: req.headers, body: await req.text() });
-} };\n`,
-);
-writeFileSync(
-  `${STATE}/standin.toml`,
-  `name = "${STANDIN_WORKER}"\nmain = "standin.js"\ncompatibility_date = "2026-08-01"\n[vars]\nSTANDIN = "http://127.0.0.1:${values["standin-port"]}"\n`,
-);
-
 // --- the stand-in, the receiver, the server
 const standin = await startStandin({
   port: Number(values["standin-port"]),
@@ -142,67 +105,20 @@ const receiver = createServer((req, res) => {
 });
 await new Promise((r) => receiver.listen(Number(values["receiver-port"]), "127.0.0.1", r));
 
-const LOG = `${STATE}/wrangler.log`;
-if (
-  await fetch(`${BASE}/health`).then(
-    () => true,
-    () => false,
-  )
-)
-  throw new Error(`${BASE} is taken: --port`);
-const server = spawn(
-  WRANGLER,
-  [
-    "dev",
-    resolve(ROOT, "src/dev/index.ts"),
-    ...["-c", `${STATE}/api.toml`, "-c", `${STATE}/jobs.toml`, "-c", resolve(ROOT, "wrangler.pdf.toml")],
-    ...["-c", `${STATE}/standin.toml`],
-    ...["--ip", "127.0.0.1", "--port", values.port, "--persist-to", STATE],
-    ...["--show-interactive-dev-session=false", "--log-level", "info"],
-  ],
-  { cwd: ROOT, env: wranglerEnv, shell, detached: true, stdio: ["ignore", "pipe", "pipe"] },
+// Kept beside the results (git-ignored, as *.log), since the next run clears the state.
+const LOG = resolve(
+  ROOT,
+  `bench/results/pipeline-${new Date().toISOString().replace(/[:.]/g, "").slice(0, 17)}.log`,
 );
-const log = createWriteStream(LOG);
-server.stdout.pipe(log);
-server.stderr.pipe(log);
-const stop = () => {
-  try {
-    process.kill(-server.pid, "SIGTERM");
-  } catch {}
-};
-// The server goes with the bench, however the bench ends.
-process.on("exit", stop);
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(1));
-// As npm start does: the background Worker's cron every minute (the sweeps).
-const cron = setInterval(
-  () =>
-    fetch(`${BASE}/cdn-cgi/local/scheduled`).then(
-      (r) => r.body?.cancel(),
-      () => {},
-    ),
-  60_000,
-);
-
-/** CPU seconds used so far by the server's processes (wrangler, workerd: every Worker and the local D1). */
-function serverCpu() {
-  let ticks = 0;
-  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      // fields[2] is the process group; [11], [12] user and system time, in clock ticks (100 a second).
-      if (Number(fields[2]) === server.pid) ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {}
-  }
-  return ticks / 100;
-}
-
-/** CPU seconds the whole machine has spent busy (all cores, every process: /proc/stat). */
-function machineCpu() {
-  const [, ...ticks] = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).map(Number);
-  // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
-  return (ticks[0] + ticks[1] + ticks[2] + ticks[5] + ticks[6] + ticks[7]) / 100;
-}
+mkdirSync(resolve(ROOT, "bench/results"), { recursive: true });
+const server = await startPipelineServer({
+  state: STATE,
+  port: values.port,
+  standinPort: values["standin-port"],
+  log: LOG,
+  operator: { nif: NIF, name: "Local Dev Ibérica SL" },
+});
+const serverCpu = server.cpu;
 
 async function api(method, path, body) {
   const res = await fetch(BASE + path, { method, headers: HEADERS, body: body && JSON.stringify(body) });
@@ -216,16 +132,6 @@ const pct = (list, p) => {
 const s = (ms) => (ms === undefined ? "-" : (ms / 1000).toFixed(2));
 
 try {
-  let up = false;
-  for (let i = 0; i < 180 && !up; i++) {
-    up = await fetch(`${BASE}/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (!up) await sleep(500);
-  }
-  if (!up) throw new Error(`server did not start: see ${LOG}`);
-
   const dest = await api("POST", "/v1/event-destinations", {
     name: "pipeline bench",
     url: `http://127.0.0.1:${values["receiver-port"]}/webhooks`,
@@ -494,9 +400,8 @@ try {
   );
   console.error(`results: ${file}`);
 } finally {
-  clearInterval(cron);
   receiver.close();
   standin.close();
-  stop();
+  server.stop();
 }
 process.exit(0);
