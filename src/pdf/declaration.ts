@@ -1,9 +1,9 @@
-import fontkit from "@pdf-lib/fontkit";
-import { PDFDocument, type PDFFont } from "@pdfme/pdf-lib";
+import { PDFDocument } from "@pdfme/pdf-lib";
 import type { Declaration } from "../verifactu/declaration-document";
+import { embedSubset } from "./fontkit";
 import { PRODUCER } from "./render";
 import { leading, MUTED, Sheet, type Style } from "./sheet";
-import { LAYOUT_FEATURES, Typeface } from "./text";
+import { Typeface } from "./text";
 import type { PdfAssets } from "./types";
 import { drawWatermark } from "./watermark";
 
@@ -11,12 +11,6 @@ const TITLE: Style = { size: 13, bold: true };
 const LABEL: Style = { size: 9, bold: true };
 const VALUE: Style = { size: 10 };
 const NOTE: Style = { size: 8, color: MUTED };
-
-/** Only the glyphs used, under a fixed subset tag so that the bytes are deterministic (render.ts). */
-function embed(doc: PDFDocument, bytes: Uint8Array, tag: string): Promise<PDFFont> {
-  const name = fontkit.create(bytes).postscriptName ?? "Font";
-  return doc.embedFont(bytes, { subset: true, customName: `${tag}+${name}`, features: LAYOUT_FEATURES });
-}
 
 /** What a development placeholder's pages say: no producer signed it. */
 export const PLACEHOLDER_MARK = "MARCADOR DE DESARROLLO / DEVELOPMENT PLACEHOLDER";
@@ -32,9 +26,8 @@ export const PLACEHOLDER_MARK = "MARCADOR DE DESARROLLO / DEVELOPMENT PLACEHOLDE
  */
 export async function renderDeclarationPdf(d: Declaration, assets: PdfAssets): Promise<Uint8Array> {
   const doc = await PDFDocument.create({ updateMetadata: false });
-  doc.registerFontkit(fontkit);
-  const regular = await embed(doc, assets.font, "DECLAR");
-  const bold = assets.bold ? await embed(doc, assets.bold, "DECLAB") : regular;
+  const regular = await embedSubset(doc, assets.font, "DECLAR");
+  const bold = assets.bold ? await embedSubset(doc, assets.bold, "DECLAB") : regular;
   const signed = d.items.at(-1)?.value.match(/^(\d\d)\/(\d\d)\/(\d{4})/);
   const dated = new Date(signed ? `${signed[3]}-${signed[2]}-${signed[1]}T00:00:00Z` : 0);
   doc.setTitle(d.title);

@@ -1,9 +1,9 @@
 import {
   fill,
-  type PDFOperator,
+  PDFOperator,
+  PDFOperatorNames,
   popGraphicsState,
   pushGraphicsState,
-  rectangle,
   scale,
   setFillingGrayscaleColor,
   translate,
@@ -44,7 +44,9 @@ export function qrModules(url: string): boolean[][] {
 
 /**
  * The symbol as PDF operators, in module units from its bottom-left corner: one rectangle per
- * horizontal run of dark modules, filled once, in pure black for the strongest contrast.
+ * horizontal run of dark modules, filled once, in pure black for the strongest contrast. The
+ * coordinates are small integers, written as text: the same bytes as pdf-lib's number objects,
+ * without making and formatting hundreds of them per symbol.
  */
 function symbolOperators(modules: boolean[][], x: number, bottom: number, module: number): PDFOperator[] {
   const rects: PDFOperator[] = [];
@@ -54,7 +56,8 @@ function symbolOperators(modules: boolean[][], x: number, bottom: number, module
       if (!row[c]) continue;
       let end = c;
       while (row[end + 1]) end++;
-      rects.push(rectangle(c, n - 1 - r, end - c + 1, 1));
+      const args = [String(c), String(n - 1 - r), String(end - c + 1), "1"];
+      rects.push(PDFOperator.of(PDFOperatorNames.AppendRectangle, args));
       c = end;
     }
   });

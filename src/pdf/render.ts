@@ -1,11 +1,11 @@
-import fontkit from "@pdf-lib/fontkit";
-import { PDFDocument, type PDFFont } from "@pdfme/pdf-lib";
+import { PDFDocument } from "@pdfme/pdf-lib";
 import { drawClosing } from "./closing";
+import { embedSubset } from "./fontkit";
 import { drawHeader, drawRunningHeader } from "./header";
 import { drawLines } from "./lines";
 import { TITLES } from "./mentions";
 import { Sheet } from "./sheet";
-import { LAYOUT_FEATURES, Typeface } from "./text";
+import { Typeface } from "./text";
 import { drawTotals } from "./totals";
 import type { PdfAssets, PdfInput } from "./types";
 import { DRAFT_MARK, drawWatermark, VOID_MARK } from "./watermark";
@@ -14,34 +14,6 @@ export type { PdfAssets, PdfInput } from "./types";
 
 /** What every PDF names as its producer. */
 export const PRODUCER = "invoicing-api";
-
-/**
- * fontkit, with each font parsed once per isolate: decoding DejaVu Sans's tables was most of a
- * render's CPU, twice per font (its name, then pdf-lib's embedder). A parsed font is only read
- * by later renders (each document makes its own subset), so sharing it changes no byte.
- */
-const parsedFonts = new WeakMap<Uint8Array, ReturnType<typeof fontkit.create>>();
-const fontkitOnce: typeof fontkit = {
-  ...fontkit,
-  create(bytes: Uint8Array) {
-    let font = parsedFonts.get(bytes);
-    if (!font) {
-      font = fontkit.create(bytes);
-      parsedFonts.set(bytes, font);
-    }
-    return font;
-  },
-};
-
-/**
- * Embeds only the glyphs used (a whole CJK-capable font would weigh megabytes per invoice),
- * under a fixed subset tag: `ABCDEF+Name` marks a subset for PDF readers, and a fixed tag keeps
- * the bytes deterministic.
- */
-async function embed(doc: PDFDocument, bytes: Uint8Array, tag: string): Promise<PDFFont> {
-  const name = fontkitOnce.create(bytes).postscriptName ?? "Font";
-  return doc.embedFont(bytes, { subset: true, customName: `${tag}+${name}`, features: LAYOUT_FEATURES });
-}
 
 /**
  * The invoice as an A4 PDF with the mentions of RD 1619/2012 art. 6 and, when `qrUrl` is set,
@@ -54,9 +26,8 @@ async function embed(doc: PDFDocument, bytes: Uint8Array, tag: string): Promise<
 export async function renderInvoicePdf(input: PdfInput, assets: PdfAssets): Promise<Uint8Array> {
   const { invoice } = input;
   const doc = await PDFDocument.create({ updateMetadata: false });
-  doc.registerFontkit(fontkitOnce);
-  const regular = await embed(doc, assets.font, "INVAPR");
-  const bold = assets.bold ? await embed(doc, assets.bold, "INVAPB") : regular;
+  const regular = await embedSubset(doc, assets.font, "INVAPR");
+  const bold = assets.bold ? await embedSubset(doc, assets.bold, "INVAPB") : regular;
 
   const title = `${TITLES[invoice.type].es} ${invoice.number}`;
   const created = new Date(invoice.created_at);

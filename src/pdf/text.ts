@@ -129,6 +129,19 @@ const BREAK_AFTER = ".,/-_:;@";
 // Invisible characters (joiners, variation selectors): dropped when the font has no glyph for them.
 const IGNORABLE = /^\p{Default_Ignorable_Code_Point}$/u;
 
+// The code points each font can draw, per isolate: fontkit caches a parsed font's character
+// set, so the same array comes back for every document that embeds the font.
+const characterSets = new WeakMap<number[], Set<number>>();
+function supportedBy(font: PDFFont): Set<number> {
+  const characters = font.getCharacterSet();
+  let set = characterSets.get(characters);
+  if (!set) {
+    set = new Set(characters);
+    characterSets.set(characters, set);
+  }
+  return set;
+}
+
 /**
  * Measures and draws through one font, never throwing: characters the font lacks are replaced
  * before layout (its `.notdef` glyph would be drawn wider than measured), and if the font engine
@@ -141,7 +154,7 @@ export class Typeface {
   private readonly replacement: string;
 
   constructor(readonly font: PDFFont) {
-    this.supported = new Set(font.getCharacterSet());
+    this.supported = supportedBy(font);
     this.replacement = this.supported.has(0xfffd) ? "\ufffd" : "?";
     // Drawing lays a string out again (pdf-lib's drawText encodes it through the font engine):
     // a string drawn before (an amount, a tax label, a repeated line of a long word) is encoded
