@@ -19,6 +19,7 @@
 //   npm run bench:pdf -- 100 --workerd
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Invoice } from "../src/invoices/schemas";
@@ -127,7 +128,17 @@ async function inNode() {
   await rounds("200 lines of 1,000-character words", render, threadCpu, () => Array(long).fill(LONG_WORDS));
 }
 
-const PORT = 8797;
+/** A port nothing listens on now (other benchmarks on this machine use fixed ones). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 /** The pids of `pid`'s descendants named `name` (pgrep exits 1 when there are none). */
 function descendants(pid: number, name: string): number[] {
@@ -144,13 +155,14 @@ function descendants(pid: number, name: string): number[] {
 }
 
 async function inWorkerd() {
+  const port = await freePort();
   const state = mkdtempSync(join(tmpdir(), "bench-pdf-"));
   const server = spawn(
     "wrangler",
-    ["dev", "-c", "wrangler.pdf.toml", "--ip", "127.0.0.1", "--port", String(PORT), "--persist-to", state],
+    ["dev", "-c", "wrangler.pdf.toml", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", state],
     { stdio: "ignore", detached: true },
   );
-  const url = `http://127.0.0.1:${PORT}`;
+  const url = `http://127.0.0.1:${port}`;
   try {
     for (let i = 0; ; i++) {
       try {
