@@ -1,6 +1,7 @@
 import { and, count, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { Caller } from "../contracts/caller";
 import type { Database } from "../db/client";
+import { isNotNullViolation } from "../db/errors";
 import { accounts, type EventDestinationRow, eventDestinations } from "../db/schema";
 import type { Writer } from "../events/write";
 import { ApiError } from "../http/errors";
@@ -16,8 +17,10 @@ import { serializeDestinationWithSecret } from "./serialize";
 const COLUMNS = getTableColumns(eventDestinations);
 
 /**
- * `INSERT … SELECT` of `row` that inserts nothing when its account and environment already
- * hold `MAX_DESTINATIONS` destinations, enabled or not. The count runs inside the INSERT,
+ * `INSERT … SELECT` of `row` whose `account_id` is NULL when its account and environment
+ * already hold `MAX_DESTINATIONS` destinations, enabled or not: the NOT NULL constraint then
+ * fails the request's whole batch, so a refused create writes nothing (not its
+ * `Idempotency-Key` mark, not its write budget's count). The count runs inside the INSERT,
  * and D1 runs one write at a time, so concurrent creates cannot pass the limit together.
  */
 function insertWithinLimit(db: Database, row: EventDestinationRow) {
@@ -31,15 +34,10 @@ function insertWithinLimit(db: Database, row: EventDestinationRow) {
     .select({ n: count() })
     .from(d)
     .where(and(eq(d.accountId, row.accountId), eq(d.live, row.live)));
-  return db
-    .insert(d)
-    .select(
-      db
-        .select(fields)
-        .from(accounts)
-        .where(and(eq(accounts.id, row.accountId), sql`(${held}) < ${MAX_DESTINATIONS}`)),
-    )
-    .returning({ id: d.id });
+  fields.accountId = sql`CASE WHEN (${held}) < ${MAX_DESTINATIONS} THEN ${row.accountId} END`.as(
+    "account_id",
+  );
+  return db.insert(d).select(db.select(fields).from(accounts).where(eq(accounts.id, row.accountId)));
 }
 
 /** 201 with the signing secret. The key's environment is the destination's. */
@@ -68,12 +66,12 @@ export async function createDestination(
     createdAt: now,
     updatedAt: now,
   };
-  const { inserted } = await fencedWrite(w, { inserted: insertWithinLimit(db, row) });
-  if (inserted.length === 0) {
+  await fencedWrite(w, { inserted: insertWithinLimit(db, row) }).catch((err) => {
+    if (!isNotNullViolation(err, "event_destinations.account_id")) throw err;
     throw new ApiError(
       "destination_limit_reached",
       `An account holds at most ${MAX_DESTINATIONS} event destinations per environment, enabled or disabled; delete one to add another.`,
     );
-  }
+  });
   return serializeDestinationWithSecret(row);
 }

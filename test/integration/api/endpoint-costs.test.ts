@@ -272,7 +272,7 @@ describe("events and event destinations", () => {
           ...{ name: "Hooks", url: "https://hooks.example.com/a" },
           enabled_events: ["*"],
         }),
-      cost(1, 4, 4),
+      cost(1, 3, 4),
       201,
     );
   });
