@@ -395,7 +395,7 @@ export interface components {
          * @description What went wrong, for programs to branch on; each operation lists its codes per status.
          * @enum {string}
          */
-        code: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid" | "account_profile_incomplete" | "customer_address_required" | "series_mismatch" | "issue_date_out_of_order" | "issue_date_before_verifactu" | "simplified_limit_exceeded" | "payment_terms_not_applicable" | "payment_exceeds_amount_remaining" | "idempotency_key_reused" | "destination_limit_reached" | "api_key_missing" | "api_key_invalid" | "resource_missing" | "resource_conflict" | "invoice_prefix_taken" | "invoice_prefix_locked" | "resource_in_use" | "idempotency_key_in_use" | "invoice_not_draft" | "invoice_not_payable" | "payment_not_applicable" | "invoice_not_voidable" | "invoice_has_payments" | "invoice_corrected" | "verifactu_not_resubmittable" | "verifactu_not_ready" | "issuer_tax_id_in_use" | "verifactu_declaration_unavailable" | "invoice_not_issued" | "einvoice_missing_data" | "request_too_large" | "unsupported_media_type" | "rate_limited" | "api_error" | "account_moving";
+        code: "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "json_invalid" | "account_profile_incomplete" | "customer_address_required" | "series_mismatch" | "issue_date_out_of_order" | "issue_date_before_verifactu" | "simplified_limit_exceeded" | "payment_terms_not_applicable" | "payment_exceeds_amount_remaining" | "idempotency_key_reused" | "destination_limit_reached" | "api_key_missing" | "api_key_invalid" | "resource_missing" | "resource_conflict" | "invoice_prefix_taken" | "invoice_prefix_locked" | "resource_in_use" | "idempotency_key_in_use" | "invoice_not_draft" | "invoice_not_payable" | "payment_not_applicable" | "invoice_not_voidable" | "invoice_has_payments" | "invoice_corrected" | "verifactu_not_resubmittable" | "verifactu_not_ready" | "issuer_tax_id_in_use" | "verifactu_declaration_unavailable" | "invoice_not_issued" | "einvoice_missing_data" | "request_too_large" | "unsupported_media_type" | "rate_limited" | "storage_budget_exhausted" | "api_error" | "account_moving";
         /** @description What went wrong, for people; its wording may change. */
         message: string;
         /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
@@ -1839,7 +1839,7 @@ export interface operations {
           };
         };
       };
-      /** @description `rate_limited` */
+      /** @description `rate_limited`, `storage_budget_exhausted` */
       429: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];
@@ -1857,7 +1857,7 @@ export interface operations {
                * @description What went wrong, for programs to branch on; each operation lists its codes per status.
                * @enum {string}
                */
-              code: "rate_limited";
+              code: "rate_limited" | "storage_budget_exhausted";
               /** @description What went wrong, for people; its wording may change. */
               message: string;
               /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
@@ -2274,7 +2274,7 @@ export interface operations {
           };
         };
       };
-      /** @description `rate_limited` */
+      /** @description `rate_limited`, `storage_budget_exhausted` */
       429: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];
@@ -2292,7 +2292,7 @@ export interface operations {
                * @description What went wrong, for programs to branch on; each operation lists its codes per status.
                * @enum {string}
                */
-              code: "rate_limited";
+              code: "rate_limited" | "storage_budget_exhausted";
               /** @description What went wrong, for people; its wording may change. */
               message: string;
               /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
@@ -2585,7 +2585,7 @@ export interface operations {
           };
         };
       };
-      /** @description `rate_limited` */
+      /** @description `rate_limited`, `storage_budget_exhausted` */
       429: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];
@@ -2603,7 +2603,7 @@ export interface operations {
                * @description What went wrong, for programs to branch on; each operation lists its codes per status.
                * @enum {string}
                */
-              code: "rate_limited";
+              code: "rate_limited" | "storage_budget_exhausted";
               /** @description What went wrong, for people; its wording may change. */
               message: string;
               /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
@@ -2988,7 +2988,7 @@ export interface operations {
           };
         };
       };
-      /** @description `rate_limited` */
+      /** @description `rate_limited`, `storage_budget_exhausted` */
       429: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];
@@ -3006,7 +3006,7 @@ export interface operations {
                * @description What went wrong, for programs to branch on; each operation lists its codes per status.
                * @enum {string}
                */
-              code: "rate_limited";
+              code: "rate_limited" | "storage_budget_exhausted";
               /** @description What went wrong, for people; its wording may change. */
               message: string;
               /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
@@ -3423,7 +3423,7 @@ export interface operations {
           };
         };
       };
-      /** @description `rate_limited` */
+      /** @description `rate_limited`, `storage_budget_exhausted` */
       429: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];
@@ -3441,7 +3441,7 @@ export interface operations {
                * @description What went wrong, for programs to branch on; each operation lists its codes per status.
                * @enum {string}
                */
-              code: "rate_limited";
+              code: "rate_limited" | "storage_budget_exhausted";
               /** @description What went wrong, for people; its wording may change. */
               message: string;
               /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
@@ -3685,7 +3685,7 @@ export interface operations {
           };
         };
       };
-      /** @description `rate_limited` */
+      /** @description `rate_limited`, `storage_budget_exhausted` */
       429: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];
@@ -3703,7 +3703,7 @@ export interface operations {
                * @description What went wrong, for programs to branch on; each operation lists its codes per status.
                * @enum {string}
                */
-              code: "rate_limited";
+              code: "rate_limited" | "storage_budget_exhausted";
               /** @description What went wrong, for people; its wording may change. */
               message: string;
               /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
@@ -4098,7 +4098,7 @@ export interface operations {
           };
         };
       };
-      /** @description `rate_limited` */
+      /** @description `rate_limited`, `storage_budget_exhausted` */
       429: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];
@@ -4116,7 +4116,7 @@ export interface operations {
                * @description What went wrong, for programs to branch on; each operation lists its codes per status.
                * @enum {string}
                */
-              code: "rate_limited";
+              code: "rate_limited" | "storage_budget_exhausted";
               /** @description What went wrong, for people; its wording may change. */
               message: string;
               /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
@@ -4818,7 +4818,7 @@ export interface operations {
           };
         };
       };
-      /** @description `rate_limited` */
+      /** @description `rate_limited`, `storage_budget_exhausted` */
       429: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];
@@ -4836,7 +4836,7 @@ export interface operations {
                * @description What went wrong, for programs to branch on; each operation lists its codes per status.
                * @enum {string}
                */
-              code: "rate_limited";
+              code: "rate_limited" | "storage_budget_exhausted";
               /** @description What went wrong, for people; its wording may change. */
               message: string;
               /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
@@ -5242,7 +5242,7 @@ export interface operations {
           };
         };
       };
-      /** @description `rate_limited` */
+      /** @description `rate_limited`, `storage_budget_exhausted` */
       429: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];
@@ -5260,7 +5260,7 @@ export interface operations {
                * @description What went wrong, for programs to branch on; each operation lists its codes per status.
                * @enum {string}
                */
-              code: "rate_limited";
+              code: "rate_limited" | "storage_budget_exhausted";
               /** @description What went wrong, for people; its wording may change. */
               message: string;
               /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
@@ -5498,7 +5498,7 @@ export interface operations {
           };
         };
       };
-      /** @description `rate_limited` */
+      /** @description `rate_limited`, `storage_budget_exhausted` */
       429: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];
@@ -5516,7 +5516,7 @@ export interface operations {
                * @description What went wrong, for programs to branch on; each operation lists its codes per status.
                * @enum {string}
                */
-              code: "rate_limited";
+              code: "rate_limited" | "storage_budget_exhausted";
               /** @description What went wrong, for people; its wording may change. */
               message: string;
               /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
@@ -5777,7 +5777,7 @@ export interface operations {
           };
         };
       };
-      /** @description `rate_limited` */
+      /** @description `rate_limited`, `storage_budget_exhausted` */
       429: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];
@@ -5795,7 +5795,7 @@ export interface operations {
                * @description What went wrong, for programs to branch on; each operation lists its codes per status.
                * @enum {string}
                */
-              code: "rate_limited";
+              code: "rate_limited" | "storage_budget_exhausted";
               /** @description What went wrong, for people; its wording may change. */
               message: string;
               /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
@@ -6056,7 +6056,7 @@ export interface operations {
           };
         };
       };
-      /** @description `rate_limited` */
+      /** @description `rate_limited`, `storage_budget_exhausted` */
       429: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];
@@ -6074,7 +6074,7 @@ export interface operations {
                * @description What went wrong, for programs to branch on; each operation lists its codes per status.
                * @enum {string}
                */
-              code: "rate_limited";
+              code: "rate_limited" | "storage_budget_exhausted";
               /** @description What went wrong, for people; its wording may change. */
               message: string;
               /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
@@ -6527,7 +6527,7 @@ export interface operations {
           };
         };
       };
-      /** @description `rate_limited` */
+      /** @description `rate_limited`, `storage_budget_exhausted` */
       429: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];
@@ -6545,7 +6545,7 @@ export interface operations {
                * @description What went wrong, for programs to branch on; each operation lists its codes per status.
                * @enum {string}
                */
-              code: "rate_limited";
+              code: "rate_limited" | "storage_budget_exhausted";
               /** @description What went wrong, for people; its wording may change. */
               message: string;
               /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
@@ -6814,7 +6814,7 @@ export interface operations {
           };
         };
       };
-      /** @description `rate_limited` */
+      /** @description `rate_limited`, `storage_budget_exhausted` */
       429: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];
@@ -6832,7 +6832,7 @@ export interface operations {
                * @description What went wrong, for programs to branch on; each operation lists its codes per status.
                * @enum {string}
                */
-              code: "rate_limited";
+              code: "rate_limited" | "storage_budget_exhausted";
               /** @description What went wrong, for people; its wording may change. */
               message: string;
               /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
@@ -7118,7 +7118,7 @@ export interface operations {
           };
         };
       };
-      /** @description `rate_limited` */
+      /** @description `rate_limited`, `storage_budget_exhausted` */
       429: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];
@@ -7136,7 +7136,7 @@ export interface operations {
                * @description What went wrong, for programs to branch on; each operation lists its codes per status.
                * @enum {string}
                */
-              code: "rate_limited";
+              code: "rate_limited" | "storage_budget_exhausted";
               /** @description What went wrong, for people; its wording may change. */
               message: string;
               /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
@@ -7570,7 +7570,7 @@ export interface operations {
           };
         };
       };
-      /** @description `rate_limited` */
+      /** @description `rate_limited`, `storage_budget_exhausted` */
       429: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];
@@ -7588,7 +7588,7 @@ export interface operations {
                * @description What went wrong, for programs to branch on; each operation lists its codes per status.
                * @enum {string}
                */
-              code: "rate_limited";
+              code: "rate_limited" | "storage_budget_exhausted";
               /** @description What went wrong, for people; its wording may change. */
               message: string;
               /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
@@ -8013,7 +8013,7 @@ export interface operations {
           };
         };
       };
-      /** @description `rate_limited` */
+      /** @description `rate_limited`, `storage_budget_exhausted` */
       429: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];
@@ -8031,7 +8031,7 @@ export interface operations {
                * @description What went wrong, for programs to branch on; each operation lists its codes per status.
                * @enum {string}
                */
-              code: "rate_limited";
+              code: "rate_limited" | "storage_budget_exhausted";
               /** @description What went wrong, for people; its wording may change. */
               message: string;
               /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
@@ -8330,7 +8330,7 @@ export interface operations {
           };
         };
       };
-      /** @description `rate_limited` */
+      /** @description `rate_limited`, `storage_budget_exhausted` */
       429: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];
@@ -8348,7 +8348,7 @@ export interface operations {
                * @description What went wrong, for programs to branch on; each operation lists its codes per status.
                * @enum {string}
                */
-              code: "rate_limited";
+              code: "rate_limited" | "storage_budget_exhausted";
               /** @description What went wrong, for people; its wording may change. */
               message: string;
               /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
@@ -8609,7 +8609,7 @@ export interface operations {
           };
         };
       };
-      /** @description `rate_limited` */
+      /** @description `rate_limited`, `storage_budget_exhausted` */
       429: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];
@@ -8627,7 +8627,7 @@ export interface operations {
                * @description What went wrong, for programs to branch on; each operation lists its codes per status.
                * @enum {string}
                */
-              code: "rate_limited";
+              code: "rate_limited" | "storage_budget_exhausted";
               /** @description What went wrong, for people; its wording may change. */
               message: string;
               /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
@@ -9214,7 +9214,7 @@ export interface operations {
           };
         };
       };
-      /** @description `rate_limited` */
+      /** @description `rate_limited`, `storage_budget_exhausted` */
       429: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];
@@ -9232,7 +9232,7 @@ export interface operations {
                * @description What went wrong, for programs to branch on; each operation lists its codes per status.
                * @enum {string}
                */
-              code: "rate_limited";
+              code: "rate_limited" | "storage_budget_exhausted";
               /** @description What went wrong, for people; its wording may change. */
               message: string;
               /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
@@ -10057,7 +10057,7 @@ export interface operations {
           };
         };
       };
-      /** @description `rate_limited` */
+      /** @description `rate_limited`, `storage_budget_exhausted` */
       429: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];
@@ -10075,7 +10075,7 @@ export interface operations {
                * @description What went wrong, for programs to branch on; each operation lists its codes per status.
                * @enum {string}
                */
-              code: "rate_limited";
+              code: "rate_limited" | "storage_budget_exhausted";
               /** @description What went wrong, for people; its wording may change. */
               message: string;
               /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
@@ -10357,7 +10357,7 @@ export interface operations {
           };
         };
       };
-      /** @description `rate_limited` */
+      /** @description `rate_limited`, `storage_budget_exhausted` */
       429: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];
@@ -10375,7 +10375,7 @@ export interface operations {
                * @description What went wrong, for programs to branch on; each operation lists its codes per status.
                * @enum {string}
                */
-              code: "rate_limited";
+              code: "rate_limited" | "storage_budget_exhausted";
               /** @description What went wrong, for people; its wording may change. */
               message: string;
               /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
@@ -10914,7 +10914,7 @@ export interface operations {
           };
         };
       };
-      /** @description `rate_limited` */
+      /** @description `rate_limited`, `storage_budget_exhausted` */
       429: {
         headers: {
           "Request-Id": components["headers"]["RequestId"];
@@ -10932,7 +10932,7 @@ export interface operations {
                * @description What went wrong, for programs to branch on; each operation lists its codes per status.
                * @enum {string}
                */
-              code: "rate_limited";
+              code: "rate_limited" | "storage_budget_exhausted";
               /** @description What went wrong, for people; its wording may change. */
               message: string;
               /** @description Dotted path of the offending field: `lines.3.taxes.1.rule`. */
