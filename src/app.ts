@@ -70,7 +70,32 @@ export function createApp(extend?: (app: Hono<AppEnv>) => void) {
     ),
   );
   app.onError(onError);
+  rememberMatches(app);
   return app;
+}
+
+/** Paths whose matches are kept; past it the memory starts over, so ids in paths cannot grow it. */
+const REMEMBERED_PATHS = 1_000;
+
+/**
+ * PatternRouter tries every route's pattern on every request, 10-18 % of a catalog GET's CPU
+ * samples (bench/results/floors.md); a method and path seen before get the handlers and parameters they
+ * matched then (the route table does not change once built).
+ */
+function rememberMatches(app: Hono<AppEnv>): void {
+  const router = app.router;
+  const match = router.match.bind(router);
+  const seen = new Map<string, ReturnType<typeof match>>();
+  router.match = (method, path) => {
+    const key = `${method} ${path}`;
+    let result = seen.get(key);
+    if (result === undefined) {
+      if (seen.size >= REMEMBERED_PATHS) seen.clear();
+      result = match(method, path);
+      seen.set(key, result);
+    }
+    return result;
+  };
 }
 
 export const app = createApp();

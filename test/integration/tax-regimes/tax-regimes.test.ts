@@ -138,6 +138,27 @@ describe("CORS", () => {
     expect(res.headers.get("access-control-expose-headers")).toContain("ETag");
   });
 
+  it("a cross-origin revalidation (304) and an unknown regime (404) carry the CORS headers too", async () => {
+    const first = await request("GET", "/v1/tax-regimes/es", undefined, {
+      headers: { origin: "https://shop.example" },
+    });
+    expect(first.headers.get("access-control-expose-headers")).toBe("ETag,Request-Id");
+    expect(first.headers.get("request-id")).toMatch(/^req_/);
+    const revalidated = await request("GET", "/v1/tax-regimes/es", undefined, {
+      headers: { origin: "https://shop.example", "if-none-match": first.headers.get("etag") as string },
+    });
+    expectStatus(revalidated, 304);
+    const missing = await request("GET", "/v1/tax-regimes/zz", undefined, {
+      headers: { origin: "https://shop.example" },
+    });
+    expectStatus(missing, 404);
+    for (const res of [revalidated, missing]) {
+      expect(res.headers.get("access-control-allow-origin")).toBe("*");
+      expect(res.headers.get("access-control-expose-headers")).toBe("ETag,Request-Id");
+      expect(res.headers.get("request-id")).toMatch(/^req_/);
+    }
+  });
+
   it("a preflight request is answered with the allowed methods and headers", async () => {
     const res = await request("OPTIONS", "/v1/tax-regimes/es", undefined, {
       headers: {
@@ -150,5 +171,15 @@ describe("CORS", () => {
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
     expect(res.headers.get("access-control-allow-methods")).toContain("GET");
     expect(res.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("if-none-match");
+    // Exactly what hono/cors answered before the catalog set its headers itself.
+    expect(Object.fromEntries([...res.headers].filter(([name]) => name !== "request-id"))).toEqual({
+      "access-control-allow-headers": "If-None-Match,Authorization",
+      "access-control-allow-methods": "GET,HEAD,OPTIONS",
+      "access-control-allow-origin": "*",
+      "access-control-expose-headers": "ETag,Request-Id",
+      "access-control-max-age": "86400",
+      vary: "Access-Control-Request-Headers",
+    });
+    expect(res.text).toBe("");
   });
 });
