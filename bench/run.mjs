@@ -9,6 +9,7 @@
 // directory (bench/.state), so the dev database is untouched.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { startServer } from "./server.mjs";
@@ -23,6 +24,8 @@ const { values } = parseArgs({
     only: { type: "string" },
     // No background Worker (queue consumers, cron): what the request path costs on its own.
     "without-jobs": { type: "boolean", default: false },
+    // Issue 31's targets only: each API scenario next to its floor of the same work (FLOORS below).
+    floors: { type: "boolean", default: false },
   },
 });
 const SIZES = values.sizes.split(",").map(Number);
@@ -97,7 +100,9 @@ const pick = (list) =>
   typeof list === "number" ? Math.floor(Math.random() * list) : list[Math.floor(Math.random() * list.length)];
 
 /** One autocannon run (after a 2 s warm-up) and the D1 cost of one request of it. */
-async function measure(name, floor, request) {
+async function measure(name, floor, request, before) {
+  await before?.();
+  const load = loadavg()[0];
   const opts = { url: BASE, connections: CONNECTIONS, requests: [request] };
   await autocannon({ ...opts, duration: 2 });
   const r = await autocannon({ ...opts, duration: DURATION });
@@ -110,6 +115,7 @@ async function measure(name, floor, request) {
   if (!res.ok) throw new Error(`${name}: probe answered ${res.status}: ${await res.text()}`);
   const rowsRead = res.headers.get("d1-rows-read");
   const rowsWritten = res.headers.get("d1-rows-written");
+  const roundTrips = res.headers.get("d1-round-trips");
   const row = {
     name,
     floor,
@@ -120,6 +126,8 @@ async function measure(name, floor, request) {
     errors: r.errors,
     rowsRead: rowsRead === null ? "-" : Number(rowsRead),
     rowsWritten: rowsWritten === null ? "-" : Number(rowsWritten),
+    roundTrips: roundTrips === null ? "-" : Number(roundTrips),
+    load: Number(load.toFixed(2)),
   };
   console.log(JSON.stringify(row));
   return row;
@@ -274,6 +282,87 @@ const scenarios = ({ ids, invoiceIds, customer }) => [
   ]),
 ];
 
+// Issue 31: each API scenario next to a floor of the same work, answered before the app with no
+// framework (src/dev/floors.ts): the catalog's bytes as a constant, a raw read by id, and the
+// write's own D1 batches replayed raw (recorded from one API request just before, fresh ids).
+const F = {
+  catalog: "floor: the es catalog's bytes, a constant",
+  read: "floor: raw read of a customer by id",
+  invoiceRead: "floor: raw read of an invoice by id",
+  create: "floor: the create's outbox batch, raw, then its Tax ID check queued (the consumer writes)",
+  issue: "floor: the issuance's read batch then write batch, raw",
+};
+const createBody = () =>
+  JSON.stringify({
+    name: `Bench ${counter++}`,
+    tax_id: { country: "ES", type: "es_nif", value: "B12345674" },
+  });
+/** Serves one API request with its D1 batches recorded as the floor `name` replays them. */
+const recordFloor = (name, path, body) => async () => {
+  const res = await fetch(BASE + path, {
+    method: "POST",
+    headers: { ...JSON_AUTH, "bench-record": name },
+    body,
+  });
+  if (!res.ok) throw new Error(`recording ${name}: ${res.status} ${await res.text()}`);
+};
+/** The background work a write left (verifications, PDF renders, submissions) drains first. */
+const settle = () => new Promise((r) => setTimeout(r, 10_000));
+const FLOORS = ({ ids, invoiceIds, customer }) => [
+  [F.catalog, null, { path: "/__bench/floor/catalog" }],
+  ["GET /v1/tax-regimes/es", F.catalog, { path: "/v1/tax-regimes/es" }],
+  [F.read, null, { setupRequest: (r) => ({ ...r, path: `/__bench/floor/read/customers/${pick(ids)}` }) }],
+  [
+    "GET /v1/customers/{id}",
+    F.read,
+    { headers: AUTH, setupRequest: (r) => ({ ...r, path: `/v1/customers/${pick(ids)}` }) },
+  ],
+  ["GET /v1/customers (first page)", F.read, { headers: AUTH, path: "/v1/customers?limit=25" }],
+  [
+    F.invoiceRead,
+    null,
+    { setupRequest: (r) => ({ ...r, path: `/__bench/floor/read/invoices/${pick(invoiceIds)}` }) },
+  ],
+  [
+    "GET /v1/invoices/{id}",
+    F.invoiceRead,
+    { headers: AUTH, setupRequest: (r) => ({ ...r, path: `/v1/invoices/${pick(invoiceIds)}` }) },
+  ],
+  ["GET /v1/invoices (first page)", F.invoiceRead, { headers: AUTH, path: "/v1/invoices?limit=25" }],
+  [
+    F.create,
+    null,
+    { method: "POST", path: "/__bench/floor/replay/create" },
+    recordFloor("create", "/v1/customers", createBody()),
+  ],
+  [
+    "POST /v1/customers (Spanish NIF)",
+    F.create,
+    {
+      method: "POST",
+      headers: JSON_AUTH,
+      path: "/v1/customers",
+      setupRequest: (r) => ({ ...r, body: createBody() }),
+    },
+    settle,
+  ],
+  [
+    F.issue,
+    null,
+    { method: "POST", path: "/__bench/floor/replay/issue" },
+    async () => {
+      await settle();
+      await recordFloor("issue", "/v1/invoices", JSON.stringify(invoiceBody(customer)))();
+    },
+  ],
+  [
+    "POST /v1/invoices (3 lines, IVA + IRPF, one series)",
+    F.issue,
+    { method: "POST", headers: JSON_AUTH, path: "/v1/invoices", body: JSON.stringify(invoiceBody(customer)) },
+    settle,
+  ],
+];
+
 /** Seeded invoices issued per day (`seedInvoices`). */
 const PER_DAY = 100;
 const daysAgo = (days) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
@@ -319,7 +408,9 @@ async function seedInvoices(size) {
     const to = Math.min(size, from + 19999);
     await api(
       "POST",
-      `/__bench/clone-invoices/${template.id}?from=${from}&to=${to}&per_day=${PER_DAY}&start=${issueDate}`,
+      // Issue 31's floors need no lifecycle: copies dated as their template, which the
+      // issue-date-order trigger (migration 0009) accepts whatever today's date.
+      `/__bench/clone-invoices/${template.id}?from=${from}&to=${to}${values.floors ? "" : `&per_day=${PER_DAY}&start=${issueDate}`}`,
     );
   }
   console.log(`seeded ${size} invoices in ${((Date.now() - t) / 1000).toFixed(1)} s`);
@@ -340,8 +431,9 @@ for (const size of SIZES) {
     results[size] = [];
     const wanted = values.only?.split(",") ?? [""];
     const invoices = await seedInvoices(size);
-    for (const [name, floor, request] of scenarios({ ids, ...invoices })) {
-      if (wanted.some((w) => name.includes(w))) results[size].push(await measure(name, floor, request));
+    for (const [name, floor, request, before] of (values.floors ? FLOORS : scenarios)({ ids, ...invoices })) {
+      if (wanted.some((w) => name.includes(w)))
+        results[size].push(await measure(name, floor, request, before));
     }
   } finally {
     server.stop();
@@ -354,7 +446,14 @@ const file = `bench/results/${new Date().toISOString().slice(0, 19).replaceAll("
 writeFileSync(
   file,
   JSON.stringify(
-    { duration: DURATION, connections: CONNECTIONS, withoutJobs: values["without-jobs"], results },
+    {
+      duration: DURATION,
+      connections: CONNECTIONS,
+      withoutJobs: values["without-jobs"],
+      floors: values.floors,
+      commit: spawnSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).stdout.trim(),
+      results,
+    },
     null,
     2,
   ),
@@ -363,13 +462,15 @@ writeFileSync(
 for (const size of SIZES) {
   const rows = results[size];
   console.log(`\n### ${size.toLocaleString("en")} customers, ${size.toLocaleString("en")} invoices\n`);
-  console.log("| scenario | req/s | p50 ms | p99 ms | D1 rows read / written per request | vs floor |");
-  console.log("|---|---|---|---|---|---|");
+  console.log(
+    "| scenario | req/s | p50 ms | p99 ms | D1 rows read / written, round trips | load | vs floor |",
+  );
+  console.log("|---|---|---|---|---|---|---|");
   for (const r of rows) {
     const floor = rows.find((f) => f.name === r.floor)?.rps;
     const ratio = r.floor === null ? "" : floor ? `${(r.rps / floor).toFixed(2)}×` : "n/a";
-    const cost = r.rowsRead === "-" ? "-" : `${r.rowsRead} / ${r.rowsWritten}`;
-    console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${cost} | ${ratio} |`);
+    const cost = r.rowsRead === "-" ? "-" : `${r.rowsRead} / ${r.rowsWritten}, ${r.roundTrips}`;
+    console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${cost} | ${r.load} | ${ratio} |`);
   }
 }
 console.log(`\nraw results: ${file}`);

@@ -28,4 +28,19 @@ describe("development code stays out of the production Worker", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ id: "es", object: "tax_regime" });
   });
+
+  it("the development entry answers the catalog floor before the app, with the route's bytes and ETag", async () => {
+    const dev = await import("../../src/dev/index");
+    const { catalogDocuments, etagOf, CATALOG_KEYS } = await import("../../src/tax/documents");
+    const body = catalogDocuments().get(CATALOG_KEYS.regime("es")) as string;
+    const res = await dev.default.fetch(
+      new Request("http://x/__bench/floor/catalog"),
+      {} as Env,
+      {} as ExecutionContext,
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get("etag")).toBe(await etagOf(body));
+    expect(res.headers.has("request-id")).toBe(false);
+    expect(await res.text()).toBe(body);
+  });
 });
