@@ -46,6 +46,14 @@ function readRecord(xml) {
   };
 }
 
+/** Whether invoice number `b` comes after `a` in its series ("INV-9999" < "INV-10000"). */
+function rising(a, b) {
+  const [, prefixA, digitsA] = /^(.*?)(\d+)$/.exec(a) ?? [];
+  const [, prefixB, digitsB] = /^(.*?)(\d+)$/.exec(b) ?? [];
+  if (prefixA === undefined || prefixA !== prefixB) return b > a;
+  return Number(digitsB) > Number(digitsA);
+}
+
 const line = (r, state, duplicate) =>
   `<tikR:RespuestaLinea><tikR:IDFactura><tik:IDEmisorFactura>${r.nif}</tik:IDEmisorFactura><tik:NumSerieFactura>${r.number}</tik:NumSerieFactura><tik:FechaExpedicionFactura>${r.date}</tik:FechaExpedicionFactura></tikR:IDFactura><tikR:Operacion><tik:TipoOperacion>${r.operation}</tik:TipoOperacion></tikR:Operacion><tikR:EstadoRegistro>${state}</tikR:EstadoRegistro>${
     duplicate
@@ -112,7 +120,7 @@ export async function startStandin({ port, waitSeconds = 60, latencyMs = 0 }) {
         issuer.held.add(key);
         // The chain as AEAT receives it: each record names the last one received before it.
         if (r.first ? issuer.lastHash !== null : r.previousHash !== issuer.lastHash) stats.chain.breaks++;
-        if (r.operation === "Alta" && issuer.lastNumber !== null && r.number <= issuer.lastNumber)
+        if (r.operation === "Alta" && issuer.lastNumber !== null && !rising(issuer.lastNumber, r.number))
           stats.chain.numberInversions++;
         if (r.operation === "Alta") issuer.lastNumber = r.number;
         issuer.lastHash = r.hash;
