@@ -15,8 +15,7 @@
 
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import WebSocket from "ws";
-import { startServer } from "./server.mjs";
+import { inspect, startServer } from "./server.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -251,28 +250,6 @@ function cases(f) {
   ];
 }
 
-async function inspect() {
-  const [target] = await (await fetch(`http://127.0.0.1:${INSPECTOR}/json`)).json();
-  const ws = new WebSocket(target.webSocketDebuggerUrl);
-  await new Promise((resolve) => ws.on("open", resolve));
-  const pending = new Map();
-  let id = 0;
-  ws.on("message", (raw) => {
-    const msg = JSON.parse(raw);
-    pending.get(msg.id)?.(msg.result);
-    pending.delete(msg.id);
-  });
-  return {
-    title: target.title,
-    send: (method, params = {}) =>
-      new Promise((resolve) => {
-        pending.set(++id, resolve);
-        ws.send(JSON.stringify({ id, method, params }));
-      }),
-    close: () => ws.close(),
-  };
-}
-
 /**
  * CPU milliseconds of the isolate in `profile`: its non-idle samples times the sampling
  * interval. Not the samples' time deltas: a sample is taken only while the isolate is entered,
@@ -295,7 +272,7 @@ const server = await startServer({
 const results = [];
 try {
   const f = await fixtures();
-  const session = await inspect();
+  const session = await inspect(INSPECTOR);
   console.log(`profiling ${session.title}; ${N} requests per endpoint after ${WARM} warm-up`);
   await session.send("Profiler.enable");
   await session.send("Profiler.setSamplingInterval", { interval: INTERVAL_US });

@@ -19,8 +19,7 @@
 
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import WebSocket from "ws";
-import { startServer } from "./server.mjs";
+import { inspect, startServer } from "./server.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -49,7 +48,7 @@ try {
     ...(values.create ? [creation()] : []),
   ];
   if (requests.length === 0) requests.push(await issuance());
-  const session = await inspect();
+  const session = await inspect(INSPECTOR);
   const summary = [];
   for (let round = 0; round < Number(values.rounds); round++) {
     for (const request of requests) {
@@ -132,27 +131,6 @@ async function issuance() {
     path: "/v1/invoices",
     headers: HEADERS,
     body: JSON.stringify({ customer: customer.id, lines }),
-  };
-}
-
-async function inspect() {
-  const [target] = await (await fetch(`http://127.0.0.1:${INSPECTOR}/json`)).json();
-  const ws = new WebSocket(target.webSocketDebuggerUrl);
-  await new Promise((resolve) => ws.on("open", resolve));
-  const pending = new Map();
-  let id = 0;
-  ws.on("message", (raw) => {
-    const msg = JSON.parse(raw);
-    pending.get(msg.id)?.(msg.result);
-    pending.delete(msg.id);
-  });
-  return {
-    send: (method, params = {}) =>
-      new Promise((resolve) => {
-        pending.set(++id, resolve);
-        ws.send(JSON.stringify({ id, method, params }));
-      }),
-    close: () => ws.close(),
   };
 }
 

@@ -1,5 +1,6 @@
 // The benchmarks' server: `npm start` on its own state and port, waited for until it answers.
 import { spawn } from "node:child_process";
+import WebSocket from "ws";
 
 /**
  * Starts `npm start` (through scripts/start.mjs) on `state` and `port` and resolves once
@@ -36,4 +37,30 @@ export async function startServer({ state, port, args = [] }) {
   }
   stop();
   throw new Error("server did not start");
+}
+
+/**
+ * A DevTools protocol session with the first isolate `wrangler dev --inspector-port` lists (the
+ * API Worker under `npm start -- --api-only`), for CPU profiles.
+ */
+export async function inspect(port) {
+  const [target] = await (await fetch(`http://127.0.0.1:${port}/json`)).json();
+  const ws = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise((resolve) => ws.on("open", resolve));
+  const pending = new Map();
+  let id = 0;
+  ws.on("message", (raw) => {
+    const msg = JSON.parse(raw);
+    pending.get(msg.id)?.(msg.result);
+    pending.delete(msg.id);
+  });
+  return {
+    title: target.title,
+    send: (method, params = {}) =>
+      new Promise((resolve) => {
+        pending.set(++id, resolve);
+        ws.send(JSON.stringify({ id, method, params }));
+      }),
+    close: () => ws.close(),
+  };
 }
