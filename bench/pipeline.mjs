@@ -20,13 +20,12 @@
 // directory (with absolute paths), because the repository's .dev.vars is `npm start`'s.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
 import { loadavg } from "node:os";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { verify } from "../scripts/receiver.mjs";
 import { startStandin } from "./aeat-standin.mjs";
 import { machineCpu, startPipelineServer } from "./pipeline-server.mjs";
+import { startReceiver } from "./server.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -82,28 +81,14 @@ const standin = await startStandin({
   waitSeconds: WAIT,
   latencyMs: Number(values["aeat-latency"]),
 });
-let secret = "";
 const events = new Map(); // `${type} ${invoice}` → { at, created }
-let badSignatures = 0;
 let lastEvent = Date.now();
-const receiver = createServer((req, res) => {
-  const chunks = [];
-  req.on("data", (c) => chunks.push(c));
-  req.on("end", () => {
-    const raw = Buffer.concat(chunks).toString("utf8");
-    if (!verify(req.headers["service-signature"], raw, secret)) {
-      badSignatures++;
-      return res.writeHead(400).end();
-    }
-    const event = JSON.parse(raw);
-    if (!event.related_object) return res.writeHead(200).end("ok");
-    const key = `${event.type} ${event.related_object.id}`; // thin events: the invoice is the related object
-    if (!events.has(key)) events.set(key, { at: Date.now(), created: Date.parse(event.created_at) });
-    lastEvent = Date.now();
-    res.writeHead(200).end("ok");
-  });
+const receiver = await startReceiver(Number(values["receiver-port"]), (event) => {
+  if (!event.related_object) return;
+  const key = `${event.type} ${event.related_object.id}`; // thin events: the invoice is the related object
+  if (!events.has(key)) events.set(key, { at: Date.now(), created: Date.parse(event.created_at) });
+  lastEvent = Date.now();
 });
-await new Promise((r) => receiver.listen(Number(values["receiver-port"]), "127.0.0.1", r));
 
 // Kept beside the results (git-ignored, as *.log), since the next run clears the state.
 const LOG = resolve(
@@ -142,7 +127,7 @@ try {
       "invoice.pdf.generated",
     ],
   });
-  secret = dest.secret;
+  receiver.secret = dest.secret;
   const customer = await api("POST", "/v1/customers", {
     name: "Cliente Bench SA",
     tax_id: { country: "ES", type: "es_nif", value: "A58818501" },
@@ -384,7 +369,7 @@ try {
     stored_chain: stored,
     d1_rows_read_written: costs,
     r2_objects: r2Objects,
-    bad_signatures: badSignatures,
+    bad_signatures: receiver.badSignatures,
   };
   mkdirSync(resolve(ROOT, "bench/results"), { recursive: true });
   const file = `bench/results/pipeline-${result.at.replace(/[:.]/g, "").slice(0, 17)}.json`;

@@ -1,6 +1,8 @@
 // The benchmarks' server: `npm start` on its own state and port, waited for until it answers.
 import { spawn } from "node:child_process";
+import { createServer } from "node:http";
 import WebSocket from "ws";
+import { verify } from "../scripts/receiver.mjs";
 
 /**
  * Starts `npm start` (through scripts/start.mjs) on `state` and `port` and resolves once
@@ -63,4 +65,29 @@ export async function inspect(port) {
       }),
     close: () => ws.close(),
   };
+}
+
+/**
+ * A local webhook receiver on `port` that checks each delivery's signature with `secret` (set
+ * once the destination is created) and hands each verified event to `onEvent`; a bad signature
+ * is answered 400 and counted.
+ */
+export async function startReceiver(port, onEvent) {
+  const receiver = { secret: "", badSignatures: 0, close: () => server.close() };
+  const server = createServer((req, res) => {
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => {
+      const raw = Buffer.concat(chunks).toString("utf8");
+      if (!verify(req.headers["service-signature"], raw, receiver.secret)) {
+        receiver.badSignatures++;
+        res.writeHead(400).end();
+        return;
+      }
+      onEvent(JSON.parse(raw));
+      res.writeHead(200).end("ok");
+    });
+  });
+  await new Promise((r) => server.listen(port, "127.0.0.1", r));
+  return receiver;
 }

@@ -7,10 +7,8 @@
 //   npm run bench:webhooks -- --rate 40      # creates paced at 40/s (open loop) instead of as fast as 10 clients go
 import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
-import { createServer } from "node:http";
 import { parseArgs } from "node:util";
-import { verify } from "../scripts/receiver.mjs";
-import { startServer } from "./server.mjs";
+import { startReceiver, startServer } from "./server.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -35,27 +33,12 @@ if (setup.status !== 0) process.exit(1);
 const server = await startServer({ state: STATE, port: values.port });
 const stop = server.stop;
 
-let secret = "";
 const received = new Map(); // event id → latency ms
-let badSignatures = 0;
 let lastReceipt = 0;
-const receiver = createServer((req, res) => {
-  const chunks = [];
-  req.on("data", (c) => chunks.push(c));
-  req.on("end", () => {
-    const raw = Buffer.concat(chunks).toString("utf8");
-    if (!verify(req.headers["service-signature"], raw, secret)) {
-      badSignatures++;
-      res.writeHead(400).end();
-      return;
-    }
-    const event = JSON.parse(raw);
-    if (!received.has(event.id)) received.set(event.id, Date.now() - Date.parse(event.created_at));
-    lastReceipt = Date.now();
-    res.writeHead(200).end("ok");
-  });
+const receiver = await startReceiver(Number(values["receiver-port"]), (event) => {
+  if (!received.has(event.id)) received.set(event.id, Date.now() - Date.parse(event.created_at));
+  lastReceipt = Date.now();
 });
-await new Promise((r) => receiver.listen(Number(values["receiver-port"]), "127.0.0.1", r));
 
 try {
   const dest = await fetch(`${BASE}/v1/event-destinations`, {
@@ -68,7 +51,7 @@ try {
     }),
   }).then((r) => r.json());
   if (!dest.secret) throw new Error(`destination not created: ${JSON.stringify(dest)}`);
-  secret = dest.secret;
+  receiver.secret = dest.secret;
 
   const started = Date.now();
   let next = 0;
@@ -103,7 +86,7 @@ try {
   );
   console.log("|---|---|---|---|---|---|---|---|");
   console.log(
-    `| ${N} | ${received.size} | ${badSignatures} | ${(N / ((created - started) / 1000)).toFixed(0)} | ${(received.size / seconds).toFixed(0)} | ${pct(50)} | ${pct(99)} | ${latencies.at(-1)} |`,
+    `| ${N} | ${received.size} | ${receiver.badSignatures} | ${(N / ((created - started) / 1000)).toFixed(0)} | ${(received.size / seconds).toFixed(0)} | ${pct(50)} | ${pct(99)} | ${latencies.at(-1)} |`,
   );
 } finally {
   receiver.close();

@@ -369,22 +369,9 @@ describe("issue_date filters: newest issue date first, then id; every page O(lim
   const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
 
   beforeAll(async () => {
-    const account = await createAccount();
-    accountId = account.id;
-    api = client(account.testKey);
-    await setProfile(api);
-    const cus = await customerWithAddress(api);
-    customer = cus.id;
-    const other = await customerWithAddress(api, { name: "Otro SA" });
-    const pmi = await createInstruction(api);
-    const template = await issue(api, {
-      customer: cus.id,
-      lines: [ivaLine("100")],
-      payment_terms: { options: [pmi.id] },
-    });
-    await dateTemplate(template.id, daysAgo(1_000));
     // 3 invoices a day: pages end inside a day, so cursors cross equal issue dates.
-    await seedInvoices(template.id, N, 1_000);
+    const { other, ...seeded } = await seededAccount(N);
+    ({ api, accountId, customer } = seeded);
     const mine = "account_id = ?1 AND live = 0";
     await rewritingIssued(() =>
       env.DB.batch([
@@ -578,22 +565,8 @@ describe("overdue=true reads O(limit) rows however many owed invoices are not du
   const today = new Date().toISOString().slice(0, 10);
 
   beforeAll(async () => {
-    const account = await createAccount();
-    api = client(account.testKey);
-    await setProfile(api);
-    const cus = await customerWithAddress(api);
-    customer = cus.id;
-    const other = await customerWithAddress(api, { name: "Otro SA" });
-    const pmi = await createInstruction(api);
-    const template = await issue(api, {
-      customer: cus.id,
-      lines: [ivaLine("100")],
-      payment_terms: { options: [pmi.id] },
-    });
-    const start = new Date(Date.now() - 1_000 * 86_400_000).toISOString().slice(0, 10);
-    await dateTemplate(template.id, start);
-    await seedInvoices(template.id, N, 1_000);
-    accountId = account.id;
+    const { other, template, ...seeded } = await seededAccount(N);
+    ({ api, accountId, customer } = seeded);
     const mine = "account_id = ?1 AND live = 0";
     await rewritingIssued(() =>
       env.DB.batch([
@@ -724,6 +697,27 @@ describe("overdue=true reads O(limit) rows however many owed invoices are not du
 });
 
 /** Invoice `templateId` (issued today) dated `date`, due that day: the first of a seed. */
+/**
+ * A Test account with two customers whose `n` invoices are copies of one (IVA, payment terms)
+ * to the first, dated from 1,000 days ago, 3 a day (`seedInvoices`).
+ */
+async function seededAccount(n: number) {
+  const account = await createAccount();
+  const api = client(account.testKey);
+  await setProfile(api);
+  const customer = await customerWithAddress(api);
+  const other = await customerWithAddress(api, { name: "Otro SA" });
+  const pmi = await createInstruction(api);
+  const template = await issue(api, {
+    customer: customer.id,
+    lines: [ivaLine("100")],
+    payment_terms: { options: [pmi.id] },
+  });
+  await dateTemplate(template.id, new Date(Date.now() - 1_000 * 86_400_000).toISOString().slice(0, 10));
+  await seedInvoices(template.id, n, 1_000);
+  return { api, accountId: account.id, customer: customer.id, other, template };
+}
+
 const dateTemplate = (templateId: string, date: string) =>
   rewritingIssued(() =>
     env.DB.prepare(
