@@ -1,5 +1,6 @@
 // hono/tiny: Hono with its smallest router (PatternRouter), 2.4 KiB gzipped less than the
-// default RegExpRouter; for this route table a match costs microseconds either way.
+// default RegExpRouter. Its match tries every pattern, a tenth of a light GET's CPU: matches are
+// remembered per method and path (`rememberMatches`), which costs a few lines, not 2.4 KiB.
 import { Hono } from "hono/tiny";
 import { config } from "./config";
 import { createDb, type DbUsage } from "./db/client";

@@ -21,11 +21,11 @@ import { DELIVERY_TIMEOUT_MS } from "./config";
 export const CIRCUIT_MIN_MS = 30_000;
 export const CIRCUIT_MAX_MS = 600_000;
 /** How long a claimed attempt holds its destination: the receiver's timeout and a margin. */
-export const LEASE_MS = DELIVERY_TIMEOUT_MS + 5_000;
+const LEASE_MS = DELIVERY_TIMEOUT_MS + 5_000;
 /** Leases one suspect account (and environment) may hold at once, all consumers together. */
 export const ACCOUNT_LEASES = 4;
 
-export type Gate = { kind: "free" } | { kind: "claim" } | { kind: "open"; until: number };
+type Gate = { kind: "free" } | { kind: "claim" } | { kind: "open"; until: number };
 
 /** Whether the circuit is open at `now`. */
 export function circuitOpen(d: Pick<EventDestinationRow, "circuitUntil">, now: number): boolean {

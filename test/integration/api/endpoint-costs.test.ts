@@ -21,6 +21,7 @@ import {
   createDestination,
   createInstruction,
   insertEvent,
+  validInstruction,
 } from "../../helpers/factories";
 import {
   customerWithAddress,
@@ -203,21 +204,7 @@ describe("customers and tax IDs", () => {
 describe("payment instructions", () => {
   it("POST /v1/payment-instructions", async () => {
     const { api } = await esIssuer();
-    await expectCost(
-      api,
-      () =>
-        api.post("/v1/payment-instructions", {
-          label: "Main account",
-          type: "bank_transfer",
-          bank_transfer: {
-            beneficiary: "Acme Servicios SL",
-            iban: "ES9121000418450200051332",
-            bic: "CAIXESBBXXX",
-          },
-        }),
-      cost(1, 2, 10),
-      201,
-    );
+    await expectCost(api, () => api.post("/v1/payment-instructions", validInstruction), cost(1, 2, 10), 201);
   });
 
   it("GET /v1/payment-instructions/{id}", async () => {
